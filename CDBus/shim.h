@@ -1,0 +1,6 @@
+#ifndef BREEZE_CDBUS_SHIM_H
+#define BREEZE_CDBUS_SHIM_H
+
+#include <dbus/dbus.h>
+
+#endif

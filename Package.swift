@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Breeze",
+    products: [
+        .library(name: "BreezeCore", targets: ["BreezeCore"]),
+        .library(name: "BreezePlaces", targets: ["BreezePlaces"]),
+    ],
+    targets: [
+        // C libraries from Debian, each a module map and one shim header.
+        .systemLibrary(
+            name: "CGPS",
+            path: "CGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+        .systemLibrary(
+            name: "CDBus",
+            path: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+
+        // Domain: values, AQI, units, geodesy, the permission state machine. No I/O.
+        .target(name: "BreezeCore"),
+
+        // Adapters: each knows only the domain.
+        .target(name: "BreezePlaces", dependencies: ["BreezeCore"]),
+
+        // Tools.
+        .executableTarget(
+            name: "breeze-places-build",
+            dependencies: ["BreezePlaces"],
+            path: "Sources/breeze-places-build"
+        ),
+        .executableTarget(
+            name: "places-bench",
+            dependencies: ["BreezePlaces"],
+            path: "bench/PlacesBench"
+        ),
+
+        .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
+        .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces"]),
+    ]
+)

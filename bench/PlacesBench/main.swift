@@ -1,0 +1,136 @@
+import BreezeCore
+import BreezePlaces
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Benchmarks the places index: load time, memory, reverse lookups, search latency. Run in release mode:
+//     swift run -c release places-bench [path/to/places.bin]
+// Prints numbers; asserts nothing. Compare figures from one run: the machines are shared and noisy.
+
+func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Resident set size of this process in bytes, from /proc/self/statm.
+func residentBytes() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var size = 0
+    var resident = 0
+    guard withUnsafeMutablePointer(to: &size, { sizePointer in
+        withUnsafeMutablePointer(to: &resident) { residentPointer in
+            fscanfStatm(file, sizePointer, residentPointer)
+        }
+    }) else { return 0 }
+    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+func fscanfStatm(_ file: UnsafeMutablePointer<FILE>, _ size: UnsafeMutablePointer<Int>,
+                 _ resident: UnsafeMutablePointer<Int>) -> Bool {
+    var line = [CChar](repeating: 0, count: 256)
+    guard fgets(&line, Int32(line.count), file) != nil else { return false }
+    let fields = String(cString: line).split(separator: " ")
+    guard fields.count >= 2, let s = Int(fields[0]), let r = Int(fields[1]) else { return false }
+    size.pointee = s
+    resident.pointee = r
+    return true
+}
+
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+let path = CommandLine.arguments.dropFirst().first ?? PlacesIndexLocation.find() ?? "data/places.bin"
+print("places index: \(path)")
+
+// Load: the first open (cold in this process) and the median of 200 more.
+let rssBefore = residentBytes()
+var start = now()
+let index = try PlacesIndex(path: path)
+let firstLoad = now() - start
+let rssAfterLoad = residentBytes()
+var loads: [Double] = []
+for _ in 0..<200 {
+    start = now()
+    let again = try PlacesIndex(path: path)
+    loads.append(now() - start)
+    _ = again.count
+}
+loads.sort()
+print(String(format: "load: first %.3f ms, median of 200 %.3f ms (%d places)",
+             firstLoad * 1000, percentile(loads, 0.5) * 1000, index.count))
+print(String(format: "resident memory added by load: %.2f MB", Double(rssAfterLoad - rssBefore) / 1e6))
+
+// Reverse lookups over the whole sphere (uniform), then near places (within 5 km of a random place).
+let geocoder = ReverseGeocoder(index: index)
+var random = SplitMix64(state: 42)
+let total = 1_000_000
+var points: [Coordinate] = []
+points.reserveCapacity(total)
+for _ in 0..<total {
+    let z = Double.random(in: -1...1, using: &random)
+    let longitude = Double.random(in: -180..<180, using: &random)
+    points.append(Coordinate(latitude: asin(z) * 180 / .pi, longitude: longitude))
+}
+var checksum = 0
+start = now()
+for point in points { checksum &+= geocoder.place(for: point)?.index ?? 0 }
+let sphere = now() - start
+print(String(format: "reverse, uniform over the sphere: %.0f lookups/s, %.3f µs each (checksum %d)",
+             Double(total) / sphere, sphere / Double(total) * 1e6, checksum))
+let rssAfterSphere = residentBytes()
+
+var nearPoints: [Coordinate] = []
+nearPoints.reserveCapacity(total)
+for _ in 0..<total {
+    let place = index.place(at: Int.random(in: 0..<index.count, using: &random))!
+    nearPoints.append(place.coordinate.destination(
+        distance: Double.random(in: 0...5000, using: &random), bearing: Double.random(in: 0..<360, using: &random)))
+}
+start = now()
+for point in nearPoints { checksum &+= geocoder.place(for: point)?.index ?? 0 }
+let near = now() - start
+print(String(format: "reverse, within 5 km of places: %.0f lookups/s, %.3f µs each (checksum %d)",
+             Double(total) / near, near / Double(total) * 1e6, checksum))
+print(String(format: "resident memory after 2,000,000 lookups: %.2f MB above start (index pages touched)",
+             Double(residentBytes() - rssBefore) / 1e6))
+_ = rssAfterSphere
+
+// Search: 1,000 queries of 2–5 letters, each a prefix of a random place's name, so most find something.
+let search = CitySearch(index: index)
+var queries: [String] = []
+while queries.count < 1000 {
+    let name = index.place(at: Int.random(in: 0..<index.count, using: &random))!.name
+    let length = Int.random(in: 2...5, using: &random)
+    let prefix = String(name.prefix(length))
+    if prefix.count == length { queries.append(prefix) }
+}
+var latencies: [Double] = []
+var found = 0
+for _ in 0..<3 {  // three passes; the first warms the pages
+    latencies.removeAll(keepingCapacity: true)
+    for query in queries {
+        start = now()
+        let results = search.search(query)
+        latencies.append(now() - start)
+        found += results.count
+    }
+}
+latencies.sort()
+print(String(format: "search, 1,000 queries of 2–5 letters: median %.1f µs, p99 %.1f µs, max %.1f µs",
+             percentile(latencies, 0.5) * 1e6, percentile(latencies, 0.99) * 1e6, latencies.last! * 1e6))
