@@ -28,10 +28,23 @@ public struct ReverseGeocoder: Sendable {
         return match(placeIndex: found, coordinate: coordinate)
     }
 
+    /// The index of the place to name for `coordinate`, without making its `Place`: for callers that only need to
+    /// know whether the answer changed.
+    public func placeIndex(for coordinate: Coordinate) -> Int? {
+        bestIndex(for: PlaceNamingRule.unitVector(coordinate))
+    }
+
     /// The same answer found by scoring every candidate: the check for the tree search.
     public func placeByScanning(for coordinate: Coordinate) -> PlaceMatch? {
         guard let found = bestIndexByScanning(for: PlaceNamingRule.unitVector(coordinate)) else { return nil }
         return match(placeIndex: found, coordinate: coordinate)
+    }
+
+    /// The places that can name a position: every place but the city sections, as indexes into the index.
+    public var candidateIndices: [Int] {
+        (0..<index.treePoints.count).map {
+            Int(index.u32(index.treePoints.offset + $0 * PlacesIndexFormat.treePointSize + 20))
+        }
     }
 
     func match(placeIndex: Int, coordinate: Coordinate) -> PlaceMatch? {

@@ -47,14 +47,14 @@ public enum SearchKey {
             replacement.unicodeScalars.forEach(emit)
             return
         }
+        // Typographic apostrophes join words like the ASCII one.
+        if scalar == "\u{2018}" || scalar == "\u{2019}" || scalar == "\u{02BC}" || scalar == "\u{02BB}" { return }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .spacingMark, .format:
             return
         case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .dashPunctuation,
-            .openPunctuation, .closePunctuation, .otherPunctuation, .connectorPunctuation, .mathSymbol,
-            .otherSymbol:
-            // Typographic apostrophes join words like the ASCII one; other punctuation separates them.
-            if scalar == "\u{2019}" || scalar == "\u{02BC}" || scalar == "\u{02BB}" { return }
+            .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation, .otherPunctuation,
+            .connectorPunctuation, .mathSymbol, .otherSymbol:
             space()
             return
         default:

@@ -1,0 +1,118 @@
+import BreezeCore
+import BreezePlaces
+import Foundation
+import Testing
+
+/// The index's behaviour on a made-up world: no real data needed.
+@Suite struct SyntheticIndexTests {
+    let index: PlacesIndex
+    let geocoder: ReverseGeocoder
+    let search: CitySearch
+
+    init() throws {
+        index = try SyntheticPlaces.index()
+        geocoder = ReverseGeocoder(index: index)
+        search = CitySearch(index: index)
+    }
+
+    @Test func readsBackEveryPlace() throws {
+        #expect(index.count == SyntheticPlaces.all.count)
+        let metropolis = try #require(index.place(at: 0))
+        #expect(metropolis.id == 1)
+        #expect(metropolis.name == "Metropolis")
+        #expect(metropolis.admin1 == "Central")
+        #expect(metropolis.country == "Atlantis")
+        #expect(metropolis.countryCode == "AA")
+        #expect(metropolis.population == 2_000_000)
+        #expect(metropolis.coordinate == Coordinate(latitude: 40, longitude: 10))
+        #expect(index.place(at: index.count) == nil)
+        #expect(index.place(at: -1) == nil)
+        #expect(index.placeIndex(geonameID: 8) == 7)
+        #expect(index.placeIndex(geonameID: 99) == nil)
+        #expect(index.place(at: 4)?.admin1 == nil)
+    }
+
+    @Test func aCitySectionNamesItsCity() throws {
+        let match = try #require(geocoder.place(for: Coordinate(latitude: 40.0181, longitude: 10.0)))
+        #expect(match.place.name == "Metropolis")
+        #expect(abs(match.distance - 2_012) < 20)
+        #expect(!geocoder.candidateIndices.contains(1))
+    }
+
+    @Test func aPointInsideATownNamesTheTown() throws {
+        let inside = Coordinate(latitude: 40.27, longitude: 10.0).destination(distance: 600, bearing: 200)
+        #expect(geocoder.place(for: inside)?.place.name == "Suburbia")
+    }
+
+    @Test func betweenPlacesTheBiggerReachesFurther() throws {
+        // 12 km from the metropolis, 18 km from the suburb: the metropolis.
+        let between = Coordinate(latitude: 40.108, longitude: 10.0)
+        #expect(geocoder.place(for: between)?.place.name == "Metropolis")
+    }
+
+    @Test func farFromEverythingNamesTheNearestWithItsDistance() throws {
+        let sea = Coordinate(latitude: -20, longitude: -150)
+        let match = try #require(geocoder.place(for: sea))
+        #expect(match.place.name == "Far Island")
+        #expect(match.distance > 1_000_000)
+    }
+
+    @Test func treeSearchAgreesWithTheScanOnADeepTree() throws {
+        let records = SyntheticPlaces.grid(count: 5_000, seed: 7)
+        let grid = try PlacesIndex(bytes: SyntheticPlaces.builder.build(records).bytes)
+        let geocoder = ReverseGeocoder(index: grid)
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<3_000 {
+            let point = Coordinate(
+                latitude: Double.random(in: 43...49, using: &random),
+                longitude: Double.random(in: 4...13, using: &random))
+            #expect(geocoder.place(for: point)?.index == geocoder.placeByScanning(for: point)?.index)
+        }
+    }
+
+    @Test func anEmptyIndexNamesNothingAndFindsNothing() throws {
+        let empty = try PlacesIndex(bytes: SyntheticPlaces.builder.build([]).bytes)
+        #expect(ReverseGeocoder(index: empty).place(for: Coordinate(latitude: 1, longitude: 2)) == nil)
+        #expect(CitySearch(index: empty).search("metro").isEmpty)
+    }
+
+    @Test func ownNamesOutrankAlternatePrefixes() {
+        // "Metropoleville" (own name, 5,000) against "Metropole" (alternate of a 2,000,000 city, a prefix):
+        // the alternate counts a tenth, 200,000 > 5,000.
+        #expect(search.search("metropol").map(\.place.name) == ["Metropolis", "Metropoleville"])
+        #expect(search.search("metropolev").map(\.place.name) == ["Metropoleville"])
+    }
+
+    @Test func wholeAlternateNamesFindTheirCity() throws {
+        let first = try #require(search.search("Métropole").first)
+        #expect(first.place.name == "Metropolis")
+        #expect(first.matchedAlternateName)
+        #expect(search.search("mega c").first?.place.name == "Metropolis")
+    }
+
+    @Test func biggerCitiesComeFirst() {
+        #expect(search.search("springfield").map(\.place.id) == [8, 7])
+    }
+
+    @Test func aCommaNarrowsByRegionOrCountry() {
+        #expect(search.search("springfield, northern").map(\.place.id) == [7])
+        #expect(search.search("Springfield, Central, Atlantis").map(\.place.id) == [8])
+        #expect(search.search("springfield, aa").map(\.place.id) == [8, 7])
+        #expect(search.search("springfield, borduria").isEmpty)
+        #expect(search.search("metro, bb").map(\.place.name) == ["Metropoleville"])
+    }
+
+    @Test(arguments: ["", "m", " m ", "qqqq", "zz", "métropolex"])
+    func shortOrUnknownQueriesFindNothing(query: String) {
+        #expect(search.search(query).isEmpty)
+    }
+
+    @Test func limitIsHonoured() {
+        #expect(search.search("springfield", limit: 1).count == 1)
+        #expect(search.search("springfield", limit: 0).isEmpty)
+    }
+
+    @Test func metadataRecordsTheNamingRule() {
+        #expect(index.metadataJSON.contains(PlaceNamingRule.signature))
+    }
+}
