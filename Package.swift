@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "BreezeCore", targets: ["BreezeCore"]),
         .library(name: "BreezePlaces", targets: ["BreezePlaces"]),
+        .library(name: "BreezeGPSD", targets: ["BreezeGPSD"]),
+        .library(name: "BreezeLocation", targets: ["BreezeLocation"]),
     ],
     targets: [
         // C libraries from Debian, each a module map and one shim header.
@@ -27,6 +29,10 @@ let package = Package(
 
         // Adapters: each knows only the domain.
         .target(name: "BreezePlaces", dependencies: ["BreezeCore"]),
+        .target(name: "BreezeGPSD", dependencies: ["BreezeCore", "CGPS"]),
+
+        // Composition: the location service decides where we are, from the sources and the places index.
+        .target(name: "BreezeLocation", dependencies: ["BreezeCore", "BreezePlaces"]),
 
         // Tools.
         .executableTarget(
@@ -42,5 +48,9 @@ let package = Package(
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
         .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces"]),
+        .target(name: "BreezeTestSupport", dependencies: ["BreezeCore"], path: "Tests/BreezeTestSupport"),
+        .testTarget(
+            name: "BreezeGPSDTests",
+            dependencies: ["BreezeGPSD", "BreezeLocation", "BreezePlaces", "BreezeTestSupport"]),
     ]
 )

@@ -1,0 +1,205 @@
+public import BreezeCore
+internal import CGPS
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Positions from gpsd, read through libgps on a dedicated thread that waits on gpsd's descriptor (never a
+/// sleep-poll loop, never on the cooperative pool). Rides through gpsd restarts: each failure is reported, then
+/// retried with capped exponential backoff and jitter (reset once a connection works).
+public final class GPSDSource: LocationSource {
+    public let kind = LocationSourceKind.gpsd
+    public let address: GPSDAddress
+    /// How long to wait for gpsd's first words after connecting before counting the attempt as failed.
+    let greetingTimeout: Double
+    private let backoff: RetryBackoff
+    private let wakeup = WakeupPipe()
+    private let state = Mutex(State())
+
+    private struct State {
+        var started = false
+        var stopped = false
+    }
+
+    public init(
+        address: GPSDAddress = GPSDAddress(), backoff: RetryBackoff = RetryBackoff(initial: 0.5, maximum: 30),
+        greetingTimeout: Double = 5
+    ) {
+        self.address = address
+        self.backoff = backoff
+        self.greetingTimeout = greetingTimeout
+    }
+
+    public func events() -> AsyncStream<LocationSourceEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LocationSourceEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let start = state.withLock { state -> Bool in
+            guard !state.started, !state.stopped else { return false }
+            state.started = true
+            return true
+        }
+        guard start else {
+            continuation.finish()
+            return stream
+        }
+        Self.ignoreSIGPIPE()
+        let thread = Thread { [self] in
+            self.run(continuation)
+            continuation.finish()
+        }
+        thread.name = "breeze.gpsd"
+        thread.start()
+        continuation.onTermination = { [weak self] _ in self?.stop() }
+        return stream
+    }
+
+    public func stop() {
+        state.withLock { $0.stopped = true }
+        wakeup.wake()
+    }
+
+    private var isStopped: Bool {
+        state.withLock { $0.stopped }
+    }
+
+    /// libgps writes with plain write(2): a write to a gpsd that just died would kill the process with SIGPIPE.
+    private static let sigpipeIgnored: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
+
+    static func ignoreSIGPIPE() {
+        _ = sigpipeIgnored
+    }
+
+    // MARK: - The thread
+
+    private func run(_ continuation: AsyncStream<LocationSourceEvent>.Continuation) {
+        var backoff = self.backoff
+        var filter = FixFilter()
+        while !isStopped {
+            continuation.yield(.connecting)
+            do {
+                try session(continuation, backoff: &backoff, filter: &filter)
+            } catch {
+                continuation.yield(.lost(Self.reason(for: error, address: address)))
+            }
+            if isStopped { break }
+            let delay = backoff.nextDelay()
+            _ = wakeup.wait(for: nil, timeout: delay)
+            wakeup.drain()
+        }
+    }
+
+    /// One connection, from connect to loss. Connecting and the first read count as one attempt: right after a
+    /// restart, or when gpsd has no free client slots, the connect succeeds and the first read fails.
+    private func session(
+        _ continuation: AsyncStream<LocationSourceEvent>.Continuation, backoff: inout RetryBackoff,
+        filter: inout FixFilter
+    ) throws(GPSDError) {
+        let connection = try GPSDConnection(address: address)
+        defer { connection.close() }
+        try connection.watch()
+        guard wakeup.wait(for: connection.fileDescriptor, timeout: greetingTimeout) else {
+            if isStopped { return }
+            throw GPSDError(.silent, "gpsd at \(address) said nothing for \(Int(greetingTimeout)) s after connecting")
+        }
+        let first: [CGPS_Fix]
+        do {
+            first = try connection.readAvailable()
+        } catch {
+            throw GPSDError(.refused, "gpsd at \(address) closed the connection at once: it may be restarting or "
+                + "serving its maximum number of clients")
+        }
+        backoff.reset()
+        filter.reset()
+        continuation.yield(.connected)
+        deliver(first, to: continuation, filter: &filter)
+        while !isStopped {
+            guard wakeup.wait(for: connection.fileDescriptor, timeout: nil) else {
+                wakeup.drain()
+                continue
+            }
+            deliver(try connection.readAvailable(), to: continuation, filter: &filter)
+        }
+    }
+
+    private func deliver(
+        _ reports: [CGPS_Fix], to continuation: AsyncStream<LocationSourceEvent>.Continuation,
+        filter: inout FixFilter
+    ) {
+        for report in reports {
+            if let event = filter.event(for: report, source: kind) { continuation.yield(event) }
+        }
+    }
+
+    static func reason(for error: GPSDError, address: GPSDAddress) -> PermissionReason {
+        switch error.code {
+        case .unreachable:
+            PermissionReason(
+                code: .notRunning, message: "gpsd is not running on \(address)",
+                hint: "start gpsd ('systemctl start gpsd') or set gpsd.address in breezed.conf")
+        case .refused:
+            PermissionReason(
+                code: .busy, message: error.message,
+                hint: "if it persists, gpsd has too many clients: stop some ('gpspipe', 'cgps') or restart gpsd")
+        case .lost:
+            PermissionReason(code: .lost, message: error.message, hint: "breezed reconnects when gpsd is back")
+        case .silent:
+            PermissionReason(
+                code: .notRunning, message: error.message,
+                hint: "check that \(address) is gpsd and not another service")
+        }
+    }
+}
+
+/// Turns gpsd's TPV reports into source events: usable fixes once each (gpsd sends one TPV per NMEA sentence
+/// of an epoch, with the same time), and "no fix" once per stretch without one.
+struct FixFilter {
+    private var lastTime: (Int64, Int)?
+    private var lastPosition: (Double, Double)?
+    private var reportedNoFix = false
+
+    mutating func reset() {
+        lastTime = nil
+        lastPosition = nil
+        reportedNoFix = false
+    }
+
+    mutating func event(for report: CGPS_Fix, source: LocationSourceKind) -> LocationSourceEvent? {
+        guard report.has_mode != 0 else { return nil }
+        let usable = report.mode >= 2 && report.latitude.isFinite && report.longitude.isFinite
+        guard usable, let coordinate = Coordinate(validatingLatitude: report.latitude, longitude: report.longitude)
+        else {
+            if report.mode == 1 && !reportedNoFix {
+                reportedNoFix = true
+                lastTime = nil
+                lastPosition = nil
+                return .noFix
+            }
+            return nil
+        }
+        reportedNoFix = false
+        if report.time_sec != 0 {
+            let time = (Int64(report.time_sec), Int(report.time_nsec))
+            if let lastTime, lastTime == time { return nil }
+            lastTime = time
+        } else if let lastPosition, lastPosition == (report.latitude, report.longitude) {
+            // No time at all (some receivers): the same position again is the same epoch.
+            return nil
+        }
+        lastPosition = (report.latitude, report.longitude)
+
+        func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        return .fix(LocationFix(
+            coordinate: coordinate, mode: report.mode >= 3 ? .threeD : .twoD,
+            altitude: report.mode >= 3 ? finite(report.altitude_msl) : nil,
+            horizontalAccuracy: finite(report.eph), speed: finite(report.speed), track: finite(report.track),
+            receiverTime: report.time_sec != 0 ? Double(report.time_sec) + Double(report.time_nsec) / 1e9 : nil,
+            receivedAt: .now, receivedWallTime: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9,
+            source: source))
+    }
+}

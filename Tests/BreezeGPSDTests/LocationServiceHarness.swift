@@ -1,0 +1,50 @@
+import BreezeCore
+import BreezeGPSD
+import BreezeLocation
+import BreezePlaces
+import BreezeTestSupport
+import Foundation
+
+/// A location service on a gpsd source, with its events recorded.
+struct LocationServiceHarness {
+    static let index = try! PlacesIndex(path: PlacesIndexLocation.sourceTreeIndex)
+
+    let service: LocationService
+    let task: Task<Void, Never>
+    let recorder = EventRecorder<LocationServiceEvent>()
+
+    init(port: Int, fixTimeout: Duration = .seconds(30), fallback: Place? = nil) {
+        let source = GPSDSource(
+            address: GPSDAddress(host: "127.0.0.1", port: port), backoff: RetryBackoff(initial: 0.1, maximum: 1))
+        let service = LocationService(
+            sources: [source], geocoder: ReverseGeocoder(index: Self.index), fallback: fallback,
+            fixTimeout: fixTimeout)
+        self.service = service
+        let recorder = recorder
+        task = Task {
+            async let listening: Void = {
+                for await event in service.events { recorder.append(event) }
+            }()
+            await service.run()
+            await listening
+        }
+    }
+
+    func stop() async {
+        task.cancel()
+        await task.value
+    }
+
+    var positions: [LocationUpdate] {
+        recorder.all.compactMap { if case .position(let update) = $0 { update } else { nil } }
+    }
+
+    var permissions: [LocationPermission] {
+        recorder.all.compactMap { if case .permission(let state) = $0 { state } else { nil } }
+    }
+}
+
+/// The number of open descriptors of this process.
+func openDescriptorCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real gpsd, fed a log by `gpsfake` on a loopback port: what the gpsd tests talk to.
+public final class GPSFake: @unchecked Sendable {
+    // @unchecked: `process` is set in init and only read afterwards; Process itself is thread-safe for
+    // terminate/waitUntilExit.
+    public let port: Int
+    private let process: Process
+    private let folder: String
+
+    /// Starts `gpsfake` replaying `log` on `port`.
+    /// - Parameters:
+    ///   - once: exit after one pass through the log (`-1`); otherwise loop until stopped.
+    ///   - interval: seconds between sentences (`-c`).
+    public init(log: String, port: Int, once: Bool = true, interval: Double = 0.02) throws {
+        self.port = port
+        folder = NSTemporaryDirectory() + "breeze-gpsfake-\(getpid())-\(port)-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        process = Process()
+        // The test process's threads block signals and ignore SIGPIPE, and a child inherits both: gpsfake and its
+        // gpsd then never finish. Start it through python3 with the signal mask and SIGPIPE reset.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        var arguments = ["-p", "-q", "-n", "-P", String(port), "-c", String(interval), log]
+        if once { arguments.insert("-1", at: 0) }
+        process.arguments = ["-c", Self.resetSignalsAndExec, "/usr/bin/gpsfake"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    static let resetSignalsAndExec = "import os, signal, sys\n"
+        + "signal.pthread_sigmask(signal.SIG_SETMASK, [])\n"
+        + "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
+        + "os.execv(sys.argv[1], sys.argv[1:])\n"
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// SIGTERM (gpsfake then stops its gpsd), and wait for it.
+    public func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Waits for a one-pass replay to end by itself.
+    public func waitUntilExit() {
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    public static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// True when gpsfake and gpsd are installed.
+    public static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake")
+            && FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")
+    }
+}
