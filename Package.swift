@@ -46,6 +46,12 @@ let package = Package(
             path: "bench/PlacesBench"
         ),
 
+        .executableTarget(
+            name: "gpsd-idle-bench",
+            dependencies: ["BreezeGPSD", "BreezeTestSupport"],
+            path: "bench/GPSDIdle"
+        ),
+
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
         .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces"]),
         .target(name: "BreezeTestSupport", dependencies: ["BreezeCore"], path: "Tests/BreezeTestSupport"),

@@ -107,15 +107,20 @@ struct GPSDSourceTests {
         log.stay(at: Self.adelboden, count: 40)
         let path = try log.write(name: "restarts")
         let port = GPSFake.freePort()
-        let harness = LocationServiceHarness(port: port)
+        // The daemon's own backoff (0.5 s doubling to 30 s, with jitter), not the tests' quick one.
+        let harness = LocationServiceHarness(port: port, backoff: RetryBackoff())
         var descriptorCounts: [Int] = []
+        var delays: [Double] = []
         for round in 1...10 {
+            let started = ContinuousClock.now
             let gpsd = try GPSFake(log: path, port: port, once: false, interval: 0.05)
             let authorizedBefore = harness.permissions.filter { $0 == .authorized(.gpsd) }.count
             let back = await harness.recorder.wait(timeout: 15) { _ in
                 harness.permissions.filter { $0 == .authorized(.gpsd) }.count > authorizedBefore
             }
             #expect(back, "round \(round): no fix after gpsd came back")
+            let delay = started.duration(to: .now)
+            delays.append(Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
             descriptorCounts.append(openDescriptorCount())
             let lostBefore = harness.permissions.filter { $0.reason?.code == .lost || $0.reason?.code == .busy }.count
             gpsd.stop()
@@ -127,6 +132,86 @@ struct GPSDSourceTests {
         await harness.stop()
         // Nothing leaks per reconnect: the descriptors open while connected do not grow from round to round.
         print("open descriptors while connected, rounds 1–10: \(descriptorCounts)")
+        print("seconds from starting gpsd to the next fix, rounds 1–10: \(delays.map { ($0 * 10).rounded() / 10 })")
+        // gpsfake itself takes a second or two to bring gpsd up and feed it.
+        #expect(delays.allSatisfy { $0 < 8 }, "\(delays)")
         #expect(descriptorCounts.last! <= descriptorCounts[1], "descriptors while connected: \(descriptorCounts)")
     }
 }
+
+/// The privacy switch and a full gpsd, against a real gpsd.
+@Suite(.enabled(if: GPSFake.isAvailable, "needs gpsd and gpsfake (scripts/bootstrap installs them)"))
+struct GPSDSourceLimitsTests {
+    @Test func switchingLocationOffIgnoresFixesAndUsesTheFallbackCity() async throws {
+        var log = NMEALog()
+        log.stay(at: GPSDSourceTests.adelboden, count: 30)
+        let port = GPSFake.freePort()
+        let bern = Place(
+            id: 1, name: "Bern", admin1: "Bern", country: "Switzerland", countryCode: "CH", population: 121_631,
+            coordinate: Coordinate(latitude: 46.948, longitude: 7.447))
+        let harness = LocationServiceHarness(port: port, fallback: bern)
+        let gpsd = try GPSFake(log: log.write(name: "privacy"), port: port, once: false, interval: 0.05)
+        defer { gpsd.stop() }
+        #expect(await harness.recorder.wait(timeout: 15) { _ in !harness.positions.isEmpty })
+
+        await harness.service.setLocationEnabled(false)
+        let positionsWhenOff = harness.positions.count
+        #expect(await harness.service.permission == .denied(.switchedOff))
+        #expect(await harness.service.current?.place.name == "Bern")
+        #expect(await harness.service.current?.source == "manual")
+        // Fixes keep arriving from gpsd (one a second) but are not used.
+        try await Task.sleep(for: .seconds(2))
+        #expect(harness.positions.count == positionsWhenOff)
+
+        await harness.service.setLocationEnabled(true)
+        #expect(await harness.recorder.wait(timeout: 10) { _ in harness.positions.count > positionsWhenOff })
+        #expect(harness.positions.last?.place.name == "Adelboden")
+        await harness.stop()
+    }
+
+    @Test func aGpsdWithNoFreeClientSlotsIsReportedAsBusy() async throws {
+        var log = NMEALog()
+        log.stay(at: GPSDSourceTests.adelboden, count: 30)
+        let port = GPSFake.freePort()
+        let gpsd = try GPSFake(log: log.write(name: "full"), port: port, once: false, interval: 0.05)
+        defer { gpsd.stop() }
+        // Fill gpsd's client slots with plain connections that say nothing.
+        var fillers: [Int32] = []
+        defer { fillers.forEach { _ = close($0) } }
+        for _ in 0..<200 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            if connected == 0 { fillers.append(fd) } else { close(fd); try await Task.sleep(for: .milliseconds(100)) }
+            if fillers.count == 70 { break }
+        }
+        #expect(fillers.count == 70)
+
+        let harness = LocationServiceHarness(port: port)
+        let busy = await harness.recorder.wait(timeout: 15) { _ in
+            harness.permissions.contains { $0.reason?.code == .busy }
+        }
+        #expect(busy, "permissions seen: \(harness.permissions)")
+        let state = harness.permissions.first { $0.reason?.code == .busy }
+        #expect(state?.hint?.contains("too many clients") == true)
+
+        // Free the slots: the source gets in on a later attempt.
+        fillers.forEach { _ = close($0) }
+        fillers.removeAll()
+        #expect(await harness.recorder.wait(timeout: 15) { _ in
+            harness.permissions.contains(.authorized(.gpsd))
+        })
+        await harness.stop()
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -13,9 +13,12 @@ struct LocationServiceHarness {
     let task: Task<Void, Never>
     let recorder = EventRecorder<LocationServiceEvent>()
 
-    init(port: Int, fixTimeout: Duration = .seconds(30), fallback: Place? = nil) {
-        let source = GPSDSource(
-            address: GPSDAddress(host: "127.0.0.1", port: port), backoff: RetryBackoff(initial: 0.1, maximum: 1))
+    /// - Parameter backoff: quick by default, so replays are not missed while the test's gpsd starts.
+    init(
+        port: Int, fixTimeout: Duration = .seconds(30), fallback: Place? = nil,
+        backoff: RetryBackoff = RetryBackoff(initial: 0.05, maximum: 0.25)
+    ) {
+        let source = GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: port), backoff: backoff)
         let service = LocationService(
             sources: [source], geocoder: ReverseGeocoder(index: Self.index), fallback: fallback,
             fixTimeout: fixTimeout)

@@ -20,26 +20,10 @@ public final class GPSFake: @unchecked Sendable {
         self.port = port
         folder = NSTemporaryDirectory() + "breeze-gpsfake-\(getpid())-\(port)-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        process = Process()
-        // The test process's threads block signals and ignore SIGPIPE, and a child inherits both: gpsfake and its
-        // gpsd then never finish. Start it through python3 with the signal mask and SIGPIPE reset.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         var arguments = ["-p", "-q", "-n", "-P", String(port), "-c", String(interval), log]
         if once { arguments.insert("-1", at: 0) }
-        process.arguments = ["-c", Self.resetSignalsAndExec, "/usr/bin/gpsfake"] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = folder
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess.launch("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": folder])
     }
-
-    static let resetSignalsAndExec = "import os, signal, sys\n"
-        + "signal.pthread_sigmask(signal.SIG_SETMASK, [])\n"
-        + "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
-        + "os.execv(sys.argv[1], sys.argv[1:])\n"
 
     public var isRunning: Bool { process.isRunning }
 
@@ -50,10 +34,17 @@ public final class GPSFake: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Waits for a one-pass replay to end by itself.
-    public func waitUntilExit() {
-        process.waitUntilExit()
+    /// Waits for a one-pass replay to end by itself (at most `timeout` seconds), without blocking a thread of the
+    /// cooperative pool. Returns whether it ended.
+    @discardableResult
+    public func exited(timeout: Double = 120) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while process.isRunning && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if process.isRunning { return false }
         try? FileManager.default.removeItem(atPath: folder)
+        return true
     }
 
     deinit {

@@ -1,0 +1,52 @@
+import BreezeCore
+import BreezePlaces
+import BreezeTestSupport
+import Foundation
+import Testing
+
+/// Real receivers: the twenty captures in `../shared/gpsd-logs` (NMEA and binary protocols), replayed through
+/// gpsd into the location service, must name the place each was recorded in. Runs when `../shared` is there.
+@Suite(.enabled(if: SharedReceiverLogs.labels != nil && GPSFake.isAvailable, "needs ../shared/gpsd-logs"))
+struct ReceiverLogConformanceTests {
+    @Test(arguments: SharedReceiverLogs.files)
+    func namesThePlaceTheLogWasRecordedIn(file: String) async throws {
+        let label = try #require(SharedReceiverLogs.labels?[file])
+        let port = GPSFake.freePort()
+        let harness = LocationServiceHarness(port: port)
+        let gpsd = try GPSFake(log: SharedReceiverLogs.folder + "/" + file, port: port, interval: 0.03)
+        #expect(await gpsd.exited(), "\(file): the replay did not end")
+        // The replay is over; what was named is in. Give the last reports a moment to arrive.
+        await harness.recorder.wait(timeout: 3) { _ in !harness.positions.isEmpty }
+        await harness.stop()
+
+        let place = try #require(harness.positions.last?.place, "\(file): no position named")
+        print("receiver log \(file): \(place.displayName) (\(place.countryCode)), expected "
+            + "\(label.city.isEmpty ? "-" : label.city) (\(label.country))")
+        #expect(place.countryCode == label.country, "\(file)")
+        // Labels are in ASCII ("Izmir"); the index has "İzmir": compare as search does, folded.
+        if !label.city.isEmpty { #expect(SearchKey.fold(place.name) == SearchKey.fold(label.city), "\(file)") }
+    }
+}
+
+/// The receiver logs beside the project, and their labels.
+enum SharedReceiverLogs {
+    static let folder: String = {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return repository.deletingLastPathComponent().appendingPathComponent("shared/gpsd-logs").path
+    }()
+
+    /// file → (city, country code), from labels.tsv.
+    static let labels: [String: (city: String, country: String)]? = {
+        guard let text = try? String(contentsOfFile: folder + "/labels.tsv", encoding: .utf8) else { return nil }
+        var labels: [String: (String, String)] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 3 else { continue }
+            labels[fields[0]] = (fields[1], fields[2])
+        }
+        return labels
+    }()
+
+    static let files = (labels?.keys.sorted()) ?? []
+}
