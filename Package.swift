@@ -53,7 +53,7 @@ let package = Package(
         ),
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
-        .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces"]),
+        .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces", "BreezeTestSupport"]),
         .target(name: "BreezeTestSupport", dependencies: ["BreezeCore"], path: "Tests/BreezeTestSupport"),
         .testTarget(
             name: "BreezeGPSDTests",

@@ -133,8 +133,9 @@ struct GPSDSourceTests {
         // Nothing leaks per reconnect: the descriptors open while connected do not grow from round to round.
         print("open descriptors while connected, rounds 1–10: \(descriptorCounts)")
         print("seconds from starting gpsd to the next fix, rounds 1–10: \(delays.map { ($0 * 10).rounded() / 10 })")
-        // gpsfake itself takes a second or two to bring gpsd up and feed it.
-        #expect(delays.allSatisfy { $0 < 8 }, "\(delays)")
+        // gpsfake itself takes two to three seconds to bring gpsd up and feed it (more on a loaded machine); a
+        // reconnect that waited out a long backoff step (16 s, 30 s) would show here.
+        #expect(delays.allSatisfy { $0 < 15 }, "\(delays)")
         #expect(descriptorCounts.last! <= descriptorCounts[1], "descriptors while connected: \(descriptorCounts)")
     }
 }
