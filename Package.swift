@@ -42,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "places-bench",
-            dependencies: ["BreezePlaces"],
+            dependencies: ["BreezePlaces", "BreezeTestSupport"],
             path: "bench/PlacesBench"
         ),
 

@@ -22,6 +22,7 @@ public actor LocationService {
     public private(set) var current: LocationUpdate?
     private var lastNamed: Coordinate?
     private var timerGeneration = 0
+    private var fixTimer: Task<Void, Never>?
 
     public var permission: LocationPermission { machine.state }
 
@@ -42,6 +43,7 @@ public actor LocationService {
     public func run() async {
         continuation.yield(.permission(machine.state))
         useFallback()
+        defer { fixTimer?.cancel() }
         await withTaskGroup(of: Void.self) { group in
             for source in sources {
                 group.addTask {
@@ -126,13 +128,15 @@ public actor LocationService {
         continuation.yield(.fallback(fallback))
     }
 
-    /// (Re)starts the one-shot timer that turns a silent source into "no fix".
+    /// (Re)starts the one-shot timer that turns a silent source into "no fix". One timer at a time: re-arming
+    /// cancels the previous one.
     private func armFixTimer(for kind: LocationSourceKind) {
         timerGeneration += 1
         let generation = timerGeneration
         let timeout = fixTimeout
-        Task {
-            try? await Task.sleep(for: timeout)
+        fixTimer?.cancel()
+        fixTimer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self.fixTimerFired(generation: generation, kind: kind)
         }
     }

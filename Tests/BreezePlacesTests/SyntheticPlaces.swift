@@ -1,5 +1,6 @@
 import BreezeCore
 import BreezePlaces
+import BreezeTestSupport
 
 /// A small made-up world for tests that need no real data: a metropolis with city sections, a suburb town, a
 /// village, two cities with alternate names, and an island far from everything.
@@ -56,19 +57,6 @@ enum SyntheticPlaces {
                 id: id + 1, name: "Place \(id)", latitude: Double.random(in: 44...48, using: &random),
                 longitude: Double.random(in: 5...12, using: &random), countryCode: "AA", population: population)
         }
-    }
-}
-
-/// A small deterministic generator, so that failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

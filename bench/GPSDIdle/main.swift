@@ -14,20 +14,6 @@ func cpuSeconds() -> Double {
         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
-func freePort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 func measure(_ label: String, port: Int, seconds: Double) async {
     let source = GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: port))
     let counter = Task {
@@ -44,10 +30,10 @@ func measure(_ label: String, port: Int, seconds: Double) async {
 }
 
 let seconds = Double(CommandLine.arguments.dropFirst().first ?? "30") ?? 30
-await measure("no gpsd running (reconnecting with backoff)", port: freePort(), seconds: seconds)
+await measure("no gpsd running (reconnecting with backoff)", port: GPSFake.freePort(), seconds: seconds)
 
 if FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd") {
-    let port = freePort()
+    let port = GPSFake.freePort()
     // gpsd will not run with neither a device nor a control socket: give it a control socket of its own.
     let control = NSTemporaryDirectory() + "gpsd-idle-bench-\(getpid()).sock"
     let gpsd = try ChildProcess.launch("/usr/sbin/gpsd", ["-N", "-S", String(port), "-F", control])

@@ -1,5 +1,6 @@
 import BreezeCore
 import BreezePlaces
+import BreezeTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -41,17 +42,6 @@ func fscanfStatm(_ file: UnsafeMutablePointer<FILE>, _ size: UnsafeMutablePointe
     return true
 }
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
 }
@@ -79,7 +69,7 @@ print(String(format: "resident memory added by load: %.2f MB", Double(rssAfterLo
 
 // Reverse lookups over the whole sphere (uniform), then near places (within 5 km of a random place).
 let geocoder = ReverseGeocoder(index: index)
-var random = SplitMix64(state: 42)
+var random = SplitMix64(seed: 42)
 let total = 1_000_000
 var points: [Coordinate] = []
 points.reserveCapacity(total)
