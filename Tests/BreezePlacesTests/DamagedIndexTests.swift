@@ -1,5 +1,6 @@
 import BreezeCore
 import BreezePlaces
+import BreezeTestSupport
 import Foundation
 import Testing
 
