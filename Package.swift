@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "BreezeCore", targets: ["BreezeCore"]),
         .library(name: "BreezePlaces", targets: ["BreezePlaces"]),
         .library(name: "BreezeGPSD", targets: ["BreezeGPSD"]),
+        .library(name: "BreezeProtocol", targets: ["BreezeProtocol"]),
         .library(name: "BreezeLocation", targets: ["BreezeLocation"]),
     ],
     targets: [
@@ -30,6 +31,7 @@ let package = Package(
         // Adapters: each knows only the domain.
         .target(name: "BreezePlaces", dependencies: ["BreezeCore"]),
         .target(name: "BreezeGPSD", dependencies: ["BreezeCore", "CGPS"]),
+        .target(name: "BreezeProtocol", dependencies: ["BreezeCore"]),
 
         // Composition: the location service decides where we are, from the sources and the places index.
         .target(name: "BreezeLocation", dependencies: ["BreezeCore", "BreezePlaces"]),
@@ -53,6 +55,7 @@ let package = Package(
         ),
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
+        .testTarget(name: "BreezeProtocolTests", dependencies: ["BreezeProtocol"]),
         .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces", "BreezeTestSupport"]),
         .target(name: "BreezeTestSupport", dependencies: ["BreezeCore"], path: "Tests/BreezeTestSupport"),
         .testTarget(

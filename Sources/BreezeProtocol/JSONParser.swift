@@ -1,0 +1,201 @@
+/// A strict recursive-descent JSON parser over UTF-8 bytes, bounded in depth.
+struct JSONParser {
+    static let maximumDepth = 64
+
+    private let bytes: [UInt8]
+    private var position = 0
+    private var depth = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    mutating func parseDocument() throws(ProtocolError) -> JSONValue {
+        let value = try parseValue()
+        skipSpace()
+        guard position == bytes.count else { throw failure("text after the JSON value") }
+        return value
+    }
+
+    private func failure(_ what: String) -> ProtocolError {
+        ProtocolError(.malformedJSON, "not valid JSON: \(what) at byte \(position)")
+    }
+
+    private mutating func skipSpace() {
+        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+    }
+
+    private mutating func parseValue() throws(ProtocolError) -> JSONValue {
+        skipSpace()
+        guard position < bytes.count else { throw failure("unexpected end") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw failure("unexpected character")
+        }
+    }
+
+    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(ProtocolError) -> JSONValue {
+        let expected = Array(word.utf8)
+        guard bytes.count - position >= expected.count, Array(bytes[position..<position + expected.count]) == expected
+        else { throw failure("unknown word") }
+        position += expected.count
+        return value
+    }
+
+    private mutating func enter() throws(ProtocolError) {
+        depth += 1
+        if depth > Self.maximumDepth { throw failure("nested more than \(Self.maximumDepth) deep") }
+    }
+
+    private mutating func parseObject() throws(ProtocolError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var members: [(String, JSONValue)] = []
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(members)
+        }
+        while true {
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a key") }
+            let key = try parseString()
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':'") }
+            position += 1
+            let value = try parseValue()
+            if let existing = members.firstIndex(where: { $0.0 == key }) {
+                members[existing].1 = value  // the last of duplicate keys wins
+            } else {
+                members.append((key, value))
+            }
+            skipSpace()
+            guard position < bytes.count else { throw failure("unexpected end") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+            throw failure("expected ',' or '}'")
+        }
+    }
+
+    private mutating func parseArray() throws(ProtocolError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var values: [JSONValue] = []
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(values)
+        }
+        while true {
+            values.append(try parseValue())
+            skipSpace()
+            guard position < bytes.count else { throw failure("unexpected end") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(values) }
+            throw failure("expected ',' or ']'")
+        }
+    }
+
+    private mutating func parseNumber() throws(ProtocolError) -> JSONValue {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        func digits() -> Int {
+            let from = position
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
+            return position - from
+        }
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw failure("expected digits") }
+        if integerDigits > 1 && bytes[start + (bytes[start] == UInt8(ascii: "-") ? 1 : 0)] == UInt8(ascii: "0") {
+            throw failure("leading zero")
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digits() > 0 else { throw failure("expected digits after '.'") }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard digits() > 0 else { throw failure("expected digits in the exponent") }
+        }
+        guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
+            throw failure("number out of range")
+        }
+        return .number(value)
+    }
+
+    private mutating func parseString() throws(ProtocolError) -> String {
+        position += 1  // the opening quote
+        var scalars = String.UnicodeScalarView()
+        var run = position
+        func flush(_ end: Int) {
+            scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars)
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                flush(position)
+                position += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw failure("control character in a string") }
+            if byte != UInt8(ascii: "\\") {
+                position += 1
+                continue
+            }
+            flush(position)
+            position += 1
+            guard position < bytes.count else { break }
+            let escape = bytes[position]
+            position += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var code = try parseHex4()
+                if (0xD800...0xDBFF).contains(code) {
+                    // A surrogate pair: the low half must follow.
+                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                        bytes[position + 1] == UInt8(ascii: "u")
+                    else { throw failure("lone surrogate") }
+                    position += 2
+                    let low = try parseHex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw failure("bad surrogate pair") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
+                scalars.append(scalar)
+            default:
+                throw failure("invalid escape")
+            }
+            run = position
+        }
+        throw failure("unterminated string")
+    }
+
+    private mutating func parseHex4() throws(ProtocolError) -> UInt32 {
+        guard bytes.count - position >= 4,
+            let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+        else { throw failure("invalid \\u escape") }
+        position += 4
+        return value
+    }
+}

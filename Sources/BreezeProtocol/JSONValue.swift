@@ -1,0 +1,117 @@
+/// A JSON value: what protocol lines carry. Encodes compactly with keys in a fixed order, so equal values give
+/// equal lines (one encoding shared by every subscriber).
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Keys keep the order given.
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(encoded())
+    }
+
+    /// The member `key` of an object; nil for other values or a missing key.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// Compact JSON text, no newline.
+    public func encoded() -> String {
+        var out = ""
+        encode(into: &out)
+        return out
+    }
+
+    private func encode(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value): out += Self.format(value)
+        case .string(let value): Self.quote(value, into: &out)
+        case .array(let values):
+            out += "["
+            for (i, value) in values.enumerated() {
+                if i > 0 { out += "," }
+                value.encode(into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                Self.quote(key, into: &out)
+                out += ":"
+                value.encode(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// Integers print without a fraction; other numbers with up to 7 significant decimals; non-finite as null.
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(value)
+        if text.contains("e") { return text }
+        // Trim binary noise: 46.498319544 stays, 0.1 + 0.2 prints as 0.3.
+        let rounded = (value * 1e9).rounded() / 1e9
+        text = String(rounded)
+        return text
+    }
+
+    static func quote(_ text: String, into out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar == "\u{2028}" || scalar == "\u{2029}":
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// Parses one JSON text (RFC 8259; nesting at most 64 deep). Throws `ProtocolError` (`malformed-json`) saying
+    /// where it went wrong.
+    public static func parse(_ text: String) throws(ProtocolError) -> JSONValue {
+        var parser = JSONParser(Array(text.utf8))
+        return try parser.parseDocument()
+    }
+}

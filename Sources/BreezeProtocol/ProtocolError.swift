@@ -1,0 +1,28 @@
+/// An error that goes out on the wire as an `ERROR` object: a stable code for programs, a message for people.
+public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable, CaseIterable {
+        case malformedJSON = "malformed-json"
+        case lineTooLong = "line-too-long"
+        case invalidText = "invalid-text"
+        case unknownCommand = "unknown-command"
+        case badArgument = "bad-argument"
+        case notPermitted = "not-permitted"
+        case notFound = "not-found"
+        case tooManyClients = "too-many-clients"
+        case slowClient = "slow-client"
+        case unavailable
+        case shuttingDown = "shutting-down"
+        /// Anything unexpected: details stay in the daemon's log.
+        case `internal`
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}

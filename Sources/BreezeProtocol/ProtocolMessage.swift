@@ -1,0 +1,110 @@
+public import BreezeCore
+
+/// Builds the objects the daemon sends: each a JSON object with a `class` (the gpsd convention), one per line.
+public enum ProtocolMessage {
+    /// The protocol's version: the major changes when a client written for the old one could misread the new one.
+    public static let protocolMajor = 1
+    public static let protocolMinor = 0
+
+    /// Sent on connect.
+    public static func version(release: String) -> JSONValue {
+        .object([
+            ("class", .string("VERSION")), ("release", .string(release)),
+            ("proto_major", .number(Double(protocolMajor))), ("proto_minor", .number(Double(protocolMinor))),
+        ])
+    }
+
+    /// The permission state, with its reason and hint where it has them.
+    public static func permission(_ state: LocationPermission) -> JSONValue {
+        var members: [(String, JSONValue)] = [("class", .string("PERMISSION")), ("state", .string(state.name))]
+        if let source = state.source { members.append(("source", .string(source.rawValue))) }
+        if let reason = state.reason { members.append(("reason", .string(reason.code.rawValue))) }
+        members.append(("message", .string(state.message)))
+        if let hint = state.hint { members.append(("hint", .string(hint))) }
+        return .object(members)
+    }
+
+    /// Where the machine is, named.
+    ///
+    /// - Parameters:
+    ///   - coordinate: the position to publish (rounded already for peers that get city-level positions).
+    ///   - source: "gpsd", "geoclue" or "manual".
+    public static func location(
+        place: Place, coordinate: Coordinate, accuracy: Double?, source: String, receivedAt: Double?,
+        distance: Double?, permission: LocationPermission
+    ) -> JSONValue {
+        var members = placeMembers(place, className: "LOCATION")
+        members += [
+            ("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
+            ("accuracy", accuracy.map(JSONValue.number) ?? .null), ("source", .string(source)),
+            ("time", receivedAt.map { .string(Timestamp.iso8601($0)) } ?? .null),
+            ("distance_m", distance.map { .number($0.rounded()) } ?? .null),
+            ("state", .string(permission.name)),
+        ]
+        return .object(members)
+    }
+
+    /// A place found by `lookup` or `search`, with its distance where there is a position to measure from.
+    public static func place(_ place: Place, distance: Double?) -> JSONValue {
+        var members = placeMembers(place, className: "PLACE")
+        members += [
+            ("id", .number(Double(place.id))),
+            ("latitude", .number(place.coordinate.latitude)), ("longitude", .number(place.coordinate.longitude)),
+            ("population", .number(Double(place.population))),
+        ]
+        if let distance { members.append(("distance_m", .number(distance.rounded()))) }
+        return .object(members)
+    }
+
+    /// An error, answering the request with `id` when there is one.
+    public static func error(_ error: ProtocolError, id: JSONValue? = nil) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("class", .string("ERROR")), ("code", .string(error.code.rawValue)), ("message", .string(error.message)),
+        ]
+        if let id { members.append(("id", id)) }
+        return .object(members)
+    }
+
+    /// The same object answering the request with `id`.
+    public static func reply(_ message: JSONValue, id: JSONValue?) -> JSONValue {
+        guard let id, case .object(var members) = message else { return message }
+        members.removeAll { $0.0 == "id" }
+        members.append(("id", id))
+        return .object(members)
+    }
+
+    private static func placeMembers(_ place: Place, className: String) -> [(String, JSONValue)] {
+        [
+            ("class", .string(className)), ("name", .string(place.displayName)), ("city", .string(place.name)),
+            ("admin1", place.admin1.map(JSONValue.string) ?? .null), ("country", .string(place.country)),
+            ("country_code", .string(place.countryCode)),
+        ]
+    }
+}
+
+/// Times on the wire: ISO 8601 in UTC with milliseconds, as gpsd writes them.
+enum Timestamp {
+    static func iso8601(_ seconds: Double) -> String {
+        let milliseconds = Int64((seconds * 1000).rounded(.down))
+        let totalSeconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let millis = Int(milliseconds - totalSeconds * 1000)
+        let days = totalSeconds >= 0 ? totalSeconds / 86_400 : (totalSeconds - 86_399) / 86_400
+        let secondOfDay = Int(totalSeconds - days * 86_400)
+        // Civil date from days since 1970 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(Int64(secondOfDay / 3600), 2)):"
+            + "\(pad(Int64(secondOfDay / 60 % 60), 2)):\(pad(Int64(secondOfDay % 60), 2)).\(pad(Int64(millis), 3))Z"
+    }
+}

@@ -1,0 +1,70 @@
+/// A request from a client: one JSON object on one line, `{"command":"…","id":…, arguments…}`.
+public struct ProtocolRequest: Hashable, Sendable {
+    public enum Command: String, CaseIterable, Sendable {
+        case status, watch, unwatch, search, select, here, saved, popular, location, refresh, lookup, version
+
+        /// Commands that change the daemon's state: allowed only to trusted peers.
+        public var changesState: Bool {
+            switch self {
+            case .select, .here, .refresh, .location: true
+            case .saved: true  // "list" is read-only; see `ProtocolRequest.changesState`
+            default: false
+            }
+        }
+    }
+
+    public var command: Command
+    /// Echoed in the reply, so a client can match replies to requests. A string or a number.
+    public var id: JSONValue?
+    /// The whole request object.
+    public var body: JSONValue
+
+    /// Parses a request line. Throws `malformed-json`, `unknown-command` or `bad-argument`.
+    public static func parse(_ line: String) throws(ProtocolError) -> ProtocolRequest {
+        let body = try JSONValue.parse(line)
+        guard case .object = body else { throw ProtocolError(.malformedJSON, "a request is a JSON object") }
+        let id = body["id"]
+        if let id {
+            switch id {
+            case .string, .number: break
+            default: throw ProtocolError(.badArgument, "\"id\" must be a string or a number")
+            }
+        }
+        guard let name = body["command"]?.stringValue else {
+            throw ProtocolError(.badArgument, "a request needs \"command\", e.g. {\"command\":\"status\"}")
+        }
+        guard let command = Command(rawValue: name.lowercased()) else {
+            let known = Command.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ProtocolError(.unknownCommand, "unknown command \"\(name)\"; known: \(known)")
+        }
+        return ProtocolRequest(command: command, id: id, body: body)
+    }
+
+    /// True when this request changes state (`saved` changes it unless its action is "list").
+    public var changesState: Bool {
+        if command == .saved { return (try? string("action", default: "list")) != "list" }
+        return command.changesState
+    }
+
+    /// A string argument; `default` when absent.
+    public func string(_ key: String, default fallback: String? = nil) throws(ProtocolError) -> String {
+        switch body[key] {
+        case .string(let value)?: return value
+        case nil, .null?:
+            if let fallback { return fallback }
+            throw ProtocolError(.badArgument, "\(command.rawValue) needs \"\(key)\"")
+        default: throw ProtocolError(.badArgument, "\"\(key)\" must be a string")
+        }
+    }
+
+    /// A number argument; `default` when absent.
+    public func number(_ key: String, default fallback: Double? = nil) throws(ProtocolError) -> Double {
+        switch body[key] {
+        case .number(let value)?: return value
+        case nil, .null?:
+            if let fallback { return fallback }
+            throw ProtocolError(.badArgument, "\(command.rawValue) needs \"\(key)\"")
+        default: throw ProtocolError(.badArgument, "\"\(key)\" must be a number")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import BreezeCore
+import BreezeProtocol
+import Testing
+
+@Suite struct ProtocolRequestTests {
+    @Test func parsesACommandWithItsId() throws {
+        let request = try ProtocolRequest.parse(#"{"command":"lookup","id":7,"latitude":-33.8688,"longitude":151.2093}"#)
+        #expect(request.command == .lookup)
+        #expect(request.id == .number(7))
+        #expect(try request.number("latitude") == -33.8688)
+        #expect(!request.changesState)
+    }
+
+    @Test(arguments: [
+        ("{\"command\":\"fly\"}", ProtocolError.Code.unknownCommand),
+        ("{\"id\":1}", .badArgument),
+        ("[\"status\"]", .malformedJSON),
+        ("status", .malformedJSON),
+        ("{\"command\":\"status\",\"id\":[1]}", .badArgument),
+        ("{\"command\":5}", .badArgument),
+    ])
+    func explainsBadRequests(line: String, code: ProtocolError.Code) {
+        do {
+            _ = try ProtocolRequest.parse(line)
+            Issue.record("\(line) parsed")
+        } catch {
+            #expect(error.code == code)
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    @Test func argumentsOfTheWrongTypeAreBadArguments() throws {
+        let request = try ProtocolRequest.parse(#"{"command":"search","query":42}"#)
+        #expect(throws: ProtocolError(.badArgument, "\"query\" must be a string")) { try request.string("query") }
+        #expect(throws: ProtocolError(.badArgument, "search needs \"limit\"")) { try request.number("limit") }
+        #expect(try request.number("limit", default: 10) == 10)
+    }
+
+    @Test(arguments: [
+        ("{\"command\":\"select\",\"query\":\"Bern\"}", true), ("{\"command\":\"here\"}", true),
+        ("{\"command\":\"location\",\"enabled\":false}", true), ("{\"command\":\"refresh\"}", true),
+        ("{\"command\":\"saved\"}", false), ("{\"command\":\"saved\",\"action\":\"list\"}", false),
+        ("{\"command\":\"saved\",\"action\":\"add\",\"id\":1}", true), ("{\"command\":\"status\"}", false),
+        ("{\"command\":\"watch\"}", false), ("{\"command\":\"search\",\"query\":\"pa\"}", false),
+    ])
+    func knowsWhichCommandsChangeState(line: String, changes: Bool) throws {
+        #expect(try ProtocolRequest.parse(line).changesState == changes)
+    }
+}
+
+@Suite struct ProtocolMessageTests {
+    let adelboden = Place(
+        id: 2661881, name: "Adelboden", admin1: "Bern", country: "Switzerland", countryCode: "CH",
+        population: 3541, coordinate: Coordinate(latitude: 46.4929, longitude: 7.5607))
+
+    @Test func locationCarriesTheContractFields() throws {
+        let message = ProtocolMessage.location(
+            place: adelboden, coordinate: Coordinate(latitude: 46.498319, longitude: 7.567402), accuracy: 4.5,
+            source: "gpsd", receivedAt: 1_780_000_000.25, distance: 812.4, permission: .authorized(.gpsd))
+        let parsed = try JSONValue.parse(message.encoded())
+        #expect(parsed["class"] == .string("LOCATION"))
+        #expect(parsed["name"] == .string("Adelboden, Switzerland"))
+        #expect(parsed["city"] == .string("Adelboden"))
+        #expect(parsed["country"] == .string("Switzerland"))
+        #expect(parsed["country_code"] == .string("CH"))
+        #expect(parsed["latitude"] == .number(46.498319))
+        #expect(parsed["longitude"] == .number(7.567402))
+        #expect(parsed["source"] == .string("gpsd"))
+        #expect(parsed["state"] == .string("authorized"))
+        #expect(parsed["time"] == .string("2026-05-28T20:26:40.250Z"))
+        #expect(parsed["distance_m"] == .number(812))
+    }
+
+    @Test func permissionCarriesReasonAndHint() throws {
+        let parsed = try JSONValue.parse(ProtocolMessage.permission(.denied(.switchedOff)).encoded())
+        #expect(parsed["state"] == .string("denied"))
+        #expect(parsed["reason"] == .string("switched-off"))
+        #expect(parsed["hint"]?.stringValue?.contains("breezectl location on") == true)
+    }
+
+    @Test func placeCarriesItsDistance() throws {
+        let parsed = try JSONValue.parse(ProtocolMessage.place(adelboden, distance: 1_234.4).encoded())
+        #expect(parsed["class"] == .string("PLACE"))
+        #expect(parsed["distance_m"] == .number(1_234))
+        #expect(parsed["id"] == .number(2661881))
+    }
+
+    @Test func repliesAndErrorsEchoTheRequestId() throws {
+        let error = ProtocolMessage.error(ProtocolError(.notPermitted, "select needs the breeze group"), id: .string("a"))
+        #expect(error.encoded() == #"{"class":"ERROR","code":"not-permitted","message":"select needs the breeze group","id":"a"}"#)
+        let reply = ProtocolMessage.reply(ProtocolMessage.version(release: "0.1.0"), id: .number(3))
+        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":0,"id":3}"#)
+    }
+}
