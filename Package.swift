@@ -30,8 +30,12 @@ let package = Package(
 
         // Adapters: each knows only the domain.
         .target(name: "BreezePlaces", dependencies: ["BreezeCore"]),
-        .target(name: "BreezeGPSD", dependencies: ["BreezeCore", "CGPS"]),
+        // System plumbing the adapters share: the system-call funnel, a wake-up pipe. No domain knowledge.
+        .target(name: "BreezeSystem"),
+
+        .target(name: "BreezeGPSD", dependencies: ["BreezeCore", "BreezeSystem", "CGPS"]),
         .target(name: "BreezeProtocol", dependencies: ["BreezeCore"]),
+        .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem"]),
 
         // Composition: the location service decides where we are, from the sources and the places index.
         .target(name: "BreezeLocation", dependencies: ["BreezeCore", "BreezePlaces"]),
@@ -56,6 +60,7 @@ let package = Package(
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
         .testTarget(name: "BreezeProtocolTests", dependencies: ["BreezeProtocol"]),
+        .testTarget(name: "BreezeServerTests", dependencies: ["BreezeServer", "BreezeProtocol", "BreezeSystem", "BreezeTestSupport"]),
         .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces", "BreezeTestSupport"]),
         .target(name: "BreezeTestSupport", dependencies: ["BreezeCore"], path: "Tests/BreezeTestSupport"),
         .testTarget(

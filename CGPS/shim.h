@@ -45,18 +45,12 @@ static inline int CGPS_fd(const struct gps_data_t *data) {
     return (int)data->gps_fd;
 }
 
-static inline void CGPS_clear_set(struct gps_data_t *data) {
+/* Wraps gps_unpack: parses one JSON report (a NUL-terminated line) into data, after clearing data->set.
+ * The caller reads the socket itself: gps_read and gps_waiting use select(), which aborts the process for a
+ * descriptor at or above FD_SETSIZE (1024), and a daemon serving many clients has such descriptors. */
+static inline int CGPS_unpack(char *line, struct gps_data_t *data) {
     data->set = 0;
-}
-
-/* Wraps gps_read; returns bytes read, 0 for nothing new, -1 when the connection is gone. */
-static inline int CGPS_read(struct gps_data_t *data) {
-    errno = 0;
-    return gps_read(data, NULL, 0);
-}
-
-static inline int CGPS_waiting(const struct gps_data_t *data, int timeout_us) {
-    return gps_waiting(data, timeout_us) ? 1 : 0;
+    return gps_unpack(line, data);
 }
 
 /* The fix of the last report, when it was a TPV (MODE_SET); returns 1 then, 0 otherwise. */

@@ -1,4 +1,5 @@
 public import BreezeCore
+import BreezeSystem
 internal import CGPS
 import Foundation
 import Synchronization

@@ -23,7 +23,7 @@ struct GPSDSourceTests {
         let arrived = await harness.recorder.wait(timeout: 30) { _ in
             harness.positions.last?.place.name == "Frutigen"
         }
-        gpsd.stop()
+        await gpsd.stop()
         await harness.stop()
 
         #expect(arrived)
@@ -54,7 +54,7 @@ struct GPSDSourceTests {
         let recovered = await harness.recorder.wait(timeout: 30) { _ in
             harness.positions.last?.place.name == "Frutigen"
         }
-        gpsd.stop()
+        await gpsd.stop()
         await harness.stop()
 
         #expect(recovered)
@@ -78,7 +78,7 @@ struct GPSDSourceTests {
         let harness = LocationServiceHarness(port: port)
         let gpsd = try GPSFake(log: log.write(name: "oldclock"), port: port)
         let named = await harness.recorder.wait(timeout: 20) { _ in !harness.positions.isEmpty }
-        gpsd.stop()
+        await gpsd.stop()
         await harness.stop()
 
         #expect(named)
@@ -123,7 +123,7 @@ struct GPSDSourceTests {
             delays.append(Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
             descriptorCounts.append(openDescriptorCount())
             let lostBefore = harness.permissions.filter { $0.reason?.code == .lost || $0.reason?.code == .busy }.count
-            gpsd.stop()
+            await gpsd.stop()
             let noticed = await harness.recorder.wait(timeout: 10) { _ in
                 harness.permissions.filter { $0.reason?.code == .lost || $0.reason?.code == .busy }.count > lostBefore
             }
@@ -152,7 +152,6 @@ struct GPSDSourceLimitsTests {
             coordinate: Coordinate(latitude: 46.948, longitude: 7.447))
         let harness = LocationServiceHarness(port: port, fallback: bern)
         let gpsd = try GPSFake(log: log.write(name: "privacy"), port: port, once: false, interval: 0.05)
-        defer { gpsd.stop() }
         #expect(await harness.recorder.wait(timeout: 15) { _ in !harness.positions.isEmpty })
 
         await harness.service.setLocationEnabled(false)
@@ -167,7 +166,35 @@ struct GPSDSourceLimitsTests {
         await harness.service.setLocationEnabled(true)
         #expect(await harness.recorder.wait(timeout: 10) { _ in harness.positions.count > positionsWhenOff })
         #expect(harness.positions.last?.place.name == "Adelboden")
+        await gpsd.stop()
         await harness.stop()
+    }
+
+    /// libgps's own gps_waiting/gps_read use select(), which aborts the process for a descriptor of 1024 or more;
+    /// a daemon with many socket clients reaches such descriptors, so the source must not depend on select().
+    @Test func aConnectionOnADescriptorAbove1024Works() async throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        try #require(limit.rlim_max >= 2_048, "the hard limit on descriptors is too low for this test")
+        if limit.rlim_cur < 2_048 {
+            limit.rlim_cur = 2_048
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        var placeholders: [Int32] = []
+        while placeholders.count < 1_100, let fd = Optional(dup(2)), fd >= 0 { placeholders.append(fd) }
+        defer { placeholders.forEach { _ = close($0) } }
+        try #require(placeholders.count == 1_100)
+
+        var log = NMEALog()
+        log.stay(at: GPSDSourceTests.frutigen, count: 30)
+        let port = GPSFake.freePort()
+        let harness = LocationServiceHarness(port: port)
+        let gpsd = try GPSFake(log: log.write(name: "highfd"), port: port, interval: 0.05)
+        let named = await harness.recorder.wait(timeout: 20) { _ in !harness.positions.isEmpty }
+        await gpsd.stop()
+        await harness.stop()
+        #expect(named)
+        #expect(harness.positions.first?.place.name == "Frutigen")
     }
 
     @Test func aGpsdWithNoFreeClientSlotsIsReportedAsBusy() async throws {
@@ -175,7 +202,6 @@ struct GPSDSourceLimitsTests {
         log.stay(at: GPSDSourceTests.adelboden, count: 30)
         let port = GPSFake.freePort()
         let gpsd = try GPSFake(log: log.write(name: "full"), port: port, once: false, interval: 0.05)
-        defer { gpsd.stop() }
         // Fill gpsd's client slots with plain connections that say nothing.
         var fillers: [Int32] = []
         defer { fillers.forEach { _ = close($0) } }
@@ -209,6 +235,7 @@ struct GPSDSourceLimitsTests {
         #expect(await harness.recorder.wait(timeout: 15) { _ in
             harness.permissions.contains(.authorized(.gpsd))
         })
+        await gpsd.stop()
         await harness.stop()
     }
 }

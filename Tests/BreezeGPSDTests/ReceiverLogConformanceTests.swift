@@ -16,7 +16,7 @@ struct ReceiverLogConformanceTests {
         // Looped, so that a receiver that gives only a couple of fixes a pass is not missed while the machine is busy.
         let gpsd = try GPSFake(log: SharedReceiverLogs.folder + "/" + file, port: port, once: false, interval: 0.03)
         await harness.recorder.wait(timeout: 60) { _ in !harness.positions.isEmpty }
-        gpsd.stop()
+        await gpsd.stop()
         await harness.stop()
 
         let place = try #require(harness.positions.last?.place, "\(file): no position named")

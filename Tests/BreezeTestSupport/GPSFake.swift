@@ -27,11 +27,10 @@ public final class GPSFake: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
-    /// SIGTERM (gpsfake then stops its gpsd), and wait for it.
-    public func stop() {
+    /// SIGTERM (gpsfake then stops its gpsd), and wait for it, suspending rather than blocking a thread.
+    public func stop() async {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: folder)
+        await exited(timeout: 30)
     }
 
     /// Waits for a one-pass replay to end by itself (at most `timeout` seconds), without blocking a thread of the

@@ -4,11 +4,11 @@ import Glibc
 
 /// A pipe a thread can wait on beside another descriptor, so another thread can wake it (to stop it).
 /// Owns both descriptors and closes each exactly once, in `deinit`.
-final class WakeupPipe: Sendable {
-    let readEnd: Int32
+public final class WakeupPipe: Sendable {
+    public let readEnd: Int32
     let writeEnd: Int32
 
-    init() {
+    public init() {
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends {
@@ -24,20 +24,20 @@ final class WakeupPipe: Sendable {
     }
 
     /// Wakes the waiting thread. Safe from any thread, any number of times.
-    func wake() {
+    public func wake() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
 
     /// Empties the pipe after a wake-up.
-    func drain() {
+    public func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(readEnd, &buffer, buffer.count) > 0 {}
     }
 
     /// Waits until `fd` is readable, the pipe is woken, or `timeout` seconds pass (nil: no limit).
     /// Returns true when `fd` is readable (or has hung up). Wraps `poll`, retrying on EINTR.
-    func wait(for fd: Int32?, timeout: Double?) -> Bool {
+    public func wait(for fd: Int32?, timeout: Double?) -> Bool {
         var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
         if let fd { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         let milliseconds = timeout.map { Int32(max(0, min(Double(Int32.max), $0 * 1000)).rounded(.up)) } ?? -1

@@ -1,0 +1,404 @@
+public import BreezeProtocol
+import BreezeSystem
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's socket: accepts clients, answers requests, and fans updates out to subscribers.
+///
+/// One thread runs the event loop (`poll` over the listener, the clients and a wake-up pipe). Each update is
+/// encoded once and its bytes shared by every subscriber. A client's queue holds at most one pending update per
+/// class (the newest replaces an older one not yet sent) and a bounded number of replies, so a slow client costs
+/// a bounded amount of memory, never receives stale state after fresh, and never holds others back; one that
+/// accepts no bytes for `stallTimeout` while it has some waiting is closed with an `ERROR` saying why.
+public final class SocketServer: Sendable {
+    public struct Configuration: Sendable {
+        public var release = "0.1.0"
+        public var maximumClients = 1_024
+        public var maximumLineLength = 65_536
+        public var maximumQueuedReplies = 256
+        /// Seconds a client may accept nothing while output waits for it.
+        public var stallTimeout = 30.0
+        public var trust = TrustPolicy()
+        /// Classes in the order a snapshot lists them.
+        public var snapshotOrder = ["PERMISSION", "LOCATION", "AIR", "POLLEN", "CLIMATE"]
+
+        public init() {}
+    }
+
+    /// A connected client, as request handlers see it.
+    public struct Peer: Sendable, Hashable {
+        public var id: Int
+        public var credentials: PeerCredentials?
+        public var trusted: Bool
+    }
+
+    /// Answers the requests the server does not answer itself (everything but status, watch, unwatch, version).
+    public typealias Handler = @Sendable (ProtocolRequest, Peer) async -> [JSONValue]
+
+    let configuration: Configuration
+    private let listener: UnixListener
+    private let wakeup = WakeupPipe()
+    private let handler: Handler
+    private let state: Mutex<State>
+
+    private struct Update {
+        var className: String
+        var bytes: [UInt8]
+    }
+
+    private struct Client {
+        let fd: Int32
+        let peer: Peer
+        var framer: LineFramer
+        /// nil: not watching; otherwise the classes watched.
+        var watching: Set<String>?
+        var replies: [[UInt8]] = []
+        var updates: [Update] = []
+        var writing: [UInt8] = []
+        var written = 0
+        var blockedSince: ContinuousClock.Instant?
+        var closeAfterFlush = false
+
+        var hasOutput: Bool { written < writing.count || !replies.isEmpty || !updates.isEmpty }
+    }
+
+    private struct State {
+        var running = true
+        var clients: [Int32: Client] = [:]
+        var nextID = 1
+        /// The newest object of each class: (precise, for trusted peers; as others see it).
+        var latest: [String: (trusted: [UInt8], others: [UInt8])] = [:]
+    }
+
+    public init(listener: UnixListener, configuration: Configuration = Configuration(), handler: @escaping Handler) {
+        self.listener = listener
+        self.configuration = configuration
+        self.handler = handler
+        state = Mutex(State())
+    }
+
+    /// Starts the event loop on its own thread.
+    public func start() {
+        Self.raiseDescriptorLimit()
+        let thread = Thread { [self] in self.run() }
+        thread.name = "breeze.socket"
+        thread.start()
+    }
+
+    /// Tells every client the daemon is stopping, closes them, and ends the loop.
+    public func stop() {
+        state.withLock { $0.running = false }
+        wakeup.wake()
+    }
+
+    public var clientCount: Int {
+        state.withLock { $0.clients.count }
+    }
+
+    /// Publishes an update to every client watching its class. `others` is the version for untrusted peers
+    /// (coordinates rounded); nil sends `message` to all.
+    public func publish(_ message: JSONValue, others: JSONValue? = nil) {
+        guard let className = message["class"]?.stringValue else { return }
+        let trusted = Self.line(message)
+        let untrusted = others.map(Self.line) ?? trusted
+        state.withLock { state in
+            state.latest[className] = (trusted, untrusted)
+            for fd in state.clients.keys {
+                guard let watching = state.clients[fd]!.watching, watching.contains(className) else { continue }
+                let bytes = state.clients[fd]!.peer.trusted ? trusted : untrusted
+                Self.enqueueUpdate(&state.clients[fd]!, Update(className: className, bytes: bytes))
+            }
+        }
+        wakeup.wake()
+    }
+
+    /// Sends replies to one client (from a request handler).
+    func deliver(_ messages: [JSONValue], to fd: Int32, peerID: Int) {
+        state.withLock { state in
+            guard state.clients[fd]?.peer.id == peerID else { return }  // gone, and the descriptor reused
+            for message in messages { enqueueReply(&state.clients[fd]!, Self.line(message)) }
+        }
+        wakeup.wake()
+    }
+
+    static func line(_ message: JSONValue) -> [UInt8] {
+        Array((message.encoded() + "\n").utf8)
+    }
+
+    private static func enqueueUpdate(_ client: inout Client, _ update: Update) {
+        if let index = client.updates.firstIndex(where: { $0.className == update.className }) {
+            client.updates[index] = update  // newest replaces the older one still queued
+        } else {
+            client.updates.append(update)
+        }
+    }
+
+    private func enqueueReply(_ client: inout Client, _ bytes: [UInt8]) {
+        guard client.replies.count < configuration.maximumQueuedReplies else {
+            // A client that sends requests and reads no replies: it is told once, then closed.
+            client.replies.append(Self.line(ProtocolMessage.error(ProtocolError(
+                .slowClient, "more than \(configuration.maximumQueuedReplies) replies waiting; closing"))))
+            client.closeAfterFlush = true
+            return
+        }
+        client.replies.append(bytes)
+    }
+
+    // MARK: - The event loop
+
+    private func run() {
+        while state.withLock({ $0.running }) {
+            var fds = [pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)]
+            var anyBlocked = false
+            state.withLock { state in
+                for (fd, client) in state.clients {
+                    var events = Int16(POLLIN)
+                    if client.hasOutput { events |= Int16(POLLOUT) }
+                    if client.blockedSince != nil { anyBlocked = true }
+                    fds.append(pollfd(fd: fd, events: events, revents: 0))
+                }
+            }
+            let timeout: Int32 = anyBlocked ? 500 : -1
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 && errno != EINTR { break }
+            if fds[0].revents != 0 { wakeup.drain() }
+            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
+            for entry in fds.dropFirst(2) where entry.revents != 0 {
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(entry.fd) }
+            }
+            flushAll()
+            closeStalled()
+        }
+        shutDown()
+    }
+
+    private func acceptClients() {
+        while true {
+            let fd = accept(listener.fd, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return  // EAGAIN: no more waiting; EMFILE and the like: try again on the next wake-up
+            }
+            // accept4 is not imported without _GNU_SOURCE: set the flags after accepting.
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            let credentials = PeerCredentials.of(fd)
+            let admitted = state.withLock { state -> Bool in
+                guard state.clients.count < configuration.maximumClients else { return false }
+                let peer = Peer(
+                    id: state.nextID, credentials: credentials,
+                    trusted: credentials.map(configuration.trust.trusts) ?? false)
+                state.nextID += 1
+                var client = Client(fd: fd, peer: peer, framer: LineFramer(maximumLength: configuration.maximumLineLength))
+                client.replies.append(Self.line(ProtocolMessage.version(release: configuration.release)))
+                state.clients[fd] = client
+                return true
+            }
+            if !admitted {
+                let line = Self.line(ProtocolMessage.error(ProtocolError(
+                    .tooManyClients, "breezed serves at most \(configuration.maximumClients) clients; try again later")))
+                _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+            }
+        }
+    }
+
+    private func readFrom(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            if count <= 0 {
+                remove(fd)
+                return
+            }
+            let outputs = state.withLock { state -> [LineFramer.Output] in
+                guard state.clients[fd] != nil else { return [] }
+                return state.clients[fd]!.framer.push(buffer[0..<count])
+            }
+            for output in outputs { handle(output, from: fd) }
+            if count < buffer.count { return }
+        }
+    }
+
+    private func handle(_ output: LineFramer.Output, from fd: Int32) {
+        let request: ProtocolRequest
+        do throws(ProtocolError) {
+            switch output {
+            case .tooLong:
+                throw ProtocolError(.lineTooLong, "a line is at most \(configuration.maximumLineLength) bytes; it was dropped")
+            case .invalidText:
+                throw ProtocolError(.invalidText, "a line must be UTF-8 text")
+            case .line(let text):
+                if text.allSatisfy(\.isWhitespace) { return }
+                request = try ProtocolRequest.parse(text)
+            }
+        } catch {
+            reply(fd, [ProtocolMessage.error(error)])
+            return
+        }
+
+        guard let peer = state.withLock({ $0.clients[fd]?.peer }) else { return }
+        if request.changesState && !peer.trusted {
+            reply(fd, [ProtocolMessage.error(ProtocolError(
+                .notPermitted, "\(request.command.rawValue) changes breezed's state: run it as root, as breezed's "
+                    + "user, or as a member of its group"), id: request.id)])
+            return
+        }
+        switch request.command {
+        case .version:
+            reply(fd, [ProtocolMessage.reply(ProtocolMessage.version(release: configuration.release), id: request.id)])
+        case .status:
+            state.withLock { state in
+                guard state.clients[fd] != nil else { return }
+                for className in configuration.snapshotOrder {
+                    guard let latest = state.latest[className] else { continue }
+                    let bytes = peer.trusted ? latest.trusted : latest.others
+                    enqueueReply(&state.clients[fd]!, Self.withID(bytes, request.id))
+                }
+            }
+        case .watch:
+            let classes: Set<String>
+            if case .array(let names)? = request.body["classes"] {
+                classes = Set(names.compactMap { $0.stringValue?.uppercased() })
+            } else {
+                classes = Set(configuration.snapshotOrder)
+            }
+            state.withLock { state in
+                guard state.clients[fd] != nil else { return }
+                state.clients[fd]!.watching = classes
+                let ack = JSONValue.object([
+                    ("class", .string("WATCH")), ("enable", .bool(true)),
+                    ("classes", .array(configuration.snapshotOrder.filter(classes.contains).map(JSONValue.string))),
+                ])
+                enqueueReply(&state.clients[fd]!, Self.line(ProtocolMessage.reply(ack, id: request.id)))
+                for className in configuration.snapshotOrder where classes.contains(className) {
+                    guard let latest = state.latest[className] else { continue }
+                    Self.enqueueUpdate(
+                        &state.clients[fd]!,
+                        Update(className: className, bytes: peer.trusted ? latest.trusted : latest.others))
+                }
+            }
+        case .unwatch:
+            state.withLock { state in
+                guard state.clients[fd] != nil else { return }
+                state.clients[fd]!.watching = nil
+                state.clients[fd]!.updates.removeAll()
+                let ack = JSONValue.object([("class", .string("WATCH")), ("enable", .bool(false))])
+                enqueueReply(&state.clients[fd]!, Self.line(ProtocolMessage.reply(ack, id: request.id)))
+            }
+        default:
+            let handler = handler
+            Task {
+                let replies = await handler(request, peer)
+                self.deliver(replies.map { ProtocolMessage.reply($0, id: request.id) }, to: fd, peerID: peer.id)
+            }
+        }
+    }
+
+    /// The encoded line with `"id"` added, for snapshot objects sent as replies.
+    private static func withID(_ bytes: [UInt8], _ id: JSONValue?) -> [UInt8] {
+        guard let id, let text = String(validating: bytes.dropLast(), as: UTF8.self),
+            let value = try? JSONValue.parse(text)
+        else { return bytes }
+        return line(ProtocolMessage.reply(value, id: id))
+    }
+
+    private func reply(_ fd: Int32, _ messages: [JSONValue]) {
+        state.withLock { state in
+            guard state.clients[fd] != nil else { return }
+            for message in messages { enqueueReply(&state.clients[fd]!, Self.line(message)) }
+        }
+    }
+
+    private func flushAll() {
+        var gone: [Int32] = []
+        state.withLock { state in
+            for fd in Array(state.clients.keys) {
+                if !Self.flush(&state.clients[fd]!) { gone.append(fd) }
+            }
+        }
+        gone.forEach(remove)
+    }
+
+    /// Writes what the socket takes. Replies go before updates. Returns false when the client must be closed.
+    private static func flush(_ client: inout Client) -> Bool {
+        while true {
+            if client.written == client.writing.count {
+                client.writing = []
+                client.written = 0
+                if !client.replies.isEmpty {
+                    client.writing = client.replies.removeFirst()
+                } else if !client.updates.isEmpty {
+                    client.writing = client.updates.removeFirst().bytes
+                } else {
+                    client.blockedSince = nil
+                    return !client.closeAfterFlush
+                }
+            }
+            let count = client.writing.withUnsafeBytes { bytes in
+                send(client.fd, bytes.baseAddress! + client.written, bytes.count - client.written, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                client.written += count
+                client.blockedSince = nil
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                if client.blockedSince == nil { client.blockedSince = .now }
+                return true
+            }
+            return false  // EPIPE, ECONNRESET: the client is gone
+        }
+    }
+
+    private func closeStalled() {
+        let limit = Duration.milliseconds(Int(configuration.stallTimeout * 1000))
+        let stalled = state.withLock { state in
+            state.clients.values.filter { client in
+                client.blockedSince.map { $0.duration(to: .now) > limit } ?? false
+            }.map(\.fd)
+        }
+        for fd in stalled {
+            let line = Self.line(ProtocolMessage.error(ProtocolError(
+                .slowClient, "read nothing for \(Int(configuration.stallTimeout)) s while updates waited; closing")))
+            // Best effort: the socket is full, so this goes out only if the client finally reads.
+            _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            remove(fd)
+        }
+    }
+
+    private func remove(_ fd: Int32) {
+        let removed = state.withLock { $0.clients.removeValue(forKey: fd) != nil }
+        if removed { close(fd) }
+    }
+
+    private func shutDown() {
+        let line = Self.line(ProtocolMessage.error(ProtocolError(.shuttingDown, "breezed is stopping")))
+        let fds = state.withLock { state in
+            let fds = Array(state.clients.keys)
+            state.clients.removeAll()
+            return fds
+        }
+        for fd in fds {
+            _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            close(fd)
+        }
+    }
+
+    /// Raises the soft limit on open descriptors to the hard limit, so the default of 1,024 clients is reachable
+    /// under systemd's soft limit of 1,024.
+    public static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

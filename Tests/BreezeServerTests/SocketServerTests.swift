@@ -1,0 +1,215 @@
+import BreezeProtocol
+import BreezeServer
+import BreezeSystem
+import BreezeTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A live server on a temporary socket.
+final class LiveServer {
+    let path: String
+    let server: SocketServer
+
+    init(configure: (inout SocketServer.Configuration) -> Void = { _ in }, mode: mode_t = 0o660,
+         handler: @escaping SocketServer.Handler = { _, _ in [] }) throws {
+        path = NSTemporaryDirectory() + "breeze-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        var configuration = SocketServer.Configuration()
+        configure(&configuration)
+        server = SocketServer(listener: try UnixListener(path: path, mode: mode), configuration: configuration,
+                              handler: handler)
+        server.start()
+    }
+
+    func client(receiveBuffer: Int32? = nil) -> TestClient? {
+        TestClient(path: path, receiveBuffer: receiveBuffer)
+    }
+
+    deinit { server.stop() }
+}
+
+func location(_ n: Int, padding: Int = 0) -> JSONValue {
+    .object([("class", .string("LOCATION")), ("n", .number(Double(n))), ("pad", .string(String(repeating: "x", count: padding)))])
+}
+
+@Suite struct SocketServerTests {
+    @Test func greetsWithVersion() async throws {
+        let live = try LiveServer()
+        let client = try #require(live.client())
+        let version = try #require(await client.next())
+        #expect(version["class"] == .string("VERSION"))
+        #expect(version["proto_major"] == .number(1))
+    }
+
+    @Test func answersBadLinesAndKeepsTheConnection() async throws {
+        let live = try LiveServer { $0.maximumLineLength = 1_024 }
+        let client = try #require(live.client())
+        _ = await client.next()
+        client.send("this is not json\n")
+        #expect(await client.next()?["code"] == .string("malformed-json"))
+        client.send(bytes: [0xFF, 0xFE, 0x00, 0x0A])
+        #expect(await client.next()?["code"] == .string("invalid-text"))
+        client.send(String(repeating: "y", count: 5_000) + "\n")
+        #expect(await client.next()?["code"] == .string("line-too-long"))
+        client.send("{\"command\":\"fly\",\"id\":9}\n")
+        let unknown = try #require(await client.next())
+        #expect(unknown["code"] == .string("unknown-command"))
+        client.send("{\"command\":\"ver")  // half a line, then the rest
+        client.send("sion\",\"id\":\"v\"}\n")
+        let version = try #require(await client.next())
+        #expect(version["class"] == .string("VERSION") && version["id"] == .string("v"))
+    }
+
+    @Test func watchSendsTheSnapshotThenEveryChange() async throws {
+        let live = try LiveServer()
+        live.server.publish(.object([("class", .string("PERMISSION")), ("state", .string("authorized"))]))
+        live.server.publish(location(1))
+        let client = try #require(live.client())
+        _ = await client.next()
+        client.send("{\"command\":\"watch\",\"id\":1}\n")
+        #expect(await client.next()?["class"] == .string("WATCH"))
+        #expect(await client.next()?["class"] == .string("PERMISSION"))
+        #expect(await client.next()?["n"] == .number(1))
+        live.server.publish(location(2))
+        #expect(await client.next()?["n"] == .number(2))
+        client.send("{\"command\":\"status\",\"id\":\"s\"}\n")
+        let permission = try #require(await client.next(class: "PERMISSION"))
+        #expect(permission["id"] == .string("s"))
+    }
+
+    @Test func watchCanBeLimitedToSomeClasses() async throws {
+        let live = try LiveServer()
+        let client = try #require(live.client())
+        _ = await client.next()
+        client.send("{\"command\":\"watch\",\"classes\":[\"AIR\"]}\n")
+        _ = await client.next()
+        live.server.publish(location(1))
+        live.server.publish(.object([("class", .string("AIR")), ("us_aqi", .number(21))]))
+        #expect(await client.next()?["class"] == .string("AIR"))
+    }
+
+    @Test func requestsGoToTheHandlerAndRepliesCarryTheirId() async throws {
+        let live = try LiveServer(handler: { _, _ in [.object([("class", .string("PLACE")), ("city", .string("Bern"))])] })
+        let client = try #require(live.client())
+        _ = await client.next()
+        client.send("{\"command\":\"lookup\",\"id\":42,\"latitude\":46.9,\"longitude\":7.4}\n")
+        let reply = try #require(await client.next())
+        #expect(reply["city"] == .string("Bern") && reply["id"] == .number(42))
+    }
+
+    @Test func aSlowReaderGetsTheNewestStateNeverStaleAfterFresh() async throws {
+        let live = try LiveServer()
+        let client = try #require(live.client(receiveBuffer: 4_096))
+        _ = await client.next()
+        client.send("{\"command\":\"watch\"}\n")
+        _ = await client.next()
+        for n in 1...2_000 { live.server.publish(location(n, padding: 200)) }
+        var seen: [Int] = []
+        while let value = await client.next(timeout: 1) {
+            if let n = value["n"]?.numberValue { seen.append(Int(n)) }
+        }
+        #expect(seen.last == 2_000)
+        #expect(seen == seen.sorted())
+        #expect(seen.count < 2_000, "coalesced: \(seen.count) of 2,000 delivered")
+    }
+
+    @Test func aStuckClientIsClosedWhileOthersKeepUp() async throws {
+        let live = try LiveServer { $0.stallTimeout = 1 }
+        let stuck = try #require(live.client(receiveBuffer: 4_096))
+        let fast = try #require(live.client())
+        for client in [stuck, fast] {
+            client.send("{\"command\":\"watch\"}\n")
+        }
+        _ = await fast.next(class: "WATCH")
+        for n in 1...50 {
+            live.server.publish(location(n, padding: 60_000))
+            #expect(await fast.next(class: "LOCATION")?["n"] == .number(Double(n)))
+        }
+        // The stuck client reads nothing; within a few seconds the server gives up on it.
+        let deadline = Date().addingTimeInterval(10)
+        while live.server.clientCount > 1 && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(live.server.clientCount == 1)
+        // What was queued in its socket can still be read; then the stream ends. (The closing ERROR is sent only
+        // if the socket has room for it, which a stuck client's rarely has.)
+        while await stuck.nextLine(timeout: 2) != nil {}
+        #expect(stuck.closedByServer)
+    }
+
+    @Test func aThousandWatchersEachReceiveEveryUpdate() async throws {
+        let live = try LiveServer { $0.maximumClients = 1_100 }
+        SocketServer.raiseDescriptorLimit()
+        var clients: [TestClient] = []
+        for _ in 0..<1_000 {
+            let client = try #require(live.client())
+            client.send("{\"command\":\"watch\",\"classes\":[\"LOCATION\"]}\n")
+            clients.append(client)
+        }
+        for client in clients { #expect(await client.next(class: "WATCH") != nil) }
+        for n in 1...5 {
+            live.server.publish(location(n))
+            var received = 0
+            for client in clients where await client.next(class: "LOCATION")?["n"] == .number(Double(n)) {
+                received += 1
+            }
+            #expect(received == 1_000, "update \(n)")
+        }
+    }
+
+    @Test func theClientLimitIsSaidNotSilent() async throws {
+        let live = try LiveServer { $0.maximumClients = 2 }
+        let first = try #require(live.client())
+        let second = try #require(live.client())
+        _ = await first.next()
+        _ = await second.next()
+        let third = try #require(live.client())
+        let refusal = try #require(await third.next())
+        #expect(refusal["code"] == .string("too-many-clients"))
+        #expect(await third.nextLine(timeout: 1) == nil)
+    }
+
+    @Test func stoppingTellsClientsWhy() async throws {
+        let live = try LiveServer()
+        let client = try #require(live.client())
+        _ = await client.next()
+        live.server.stop()
+        #expect(await client.next(class: "ERROR")?["code"] == .string("shutting-down"))
+    }
+
+    @Test func aFileInTheWayIsNotRemoved() async throws {
+        let path = NSTemporaryDirectory() + "breeze-not-a-socket-\(getpid())"
+        _ = FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
+        defer { unlink(path) }
+        #expect(throws: SystemCallError.self) { try UnixListener(path: path) }
+        #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to connect as another user"))
+    func otherUsersMayReadButNotChangeState() async throws {
+        let live = try LiveServer(configure: { $0.trust = TrustPolicy(ownUID: getuid(), groupID: nil) }, mode: 0o666) { _, _ in
+            [.object([("class", .string("LOCATION")), ("source", .string("manual"))])]
+        }
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile()
+            f.readline()
+            s.sendall(b'{"command":"select","query":"Bern","id":1}\\n'); print(f.readline().strip())
+            s.sendall(b'{"command":"version","id":2}\\n'); print(f.readline().strip())
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/python3", "-c", script, live.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").map { try? JSONValue.parse(String($0)) }
+        #expect(lines.count == 2)
+        #expect(lines.first??["code"] == .string("not-permitted"))
+        #expect(lines.first??["id"] == .number(1))
+        #expect(lines.last??["class"] == .string("VERSION"))
+    }
+}

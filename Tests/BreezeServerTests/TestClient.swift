@@ -1,0 +1,89 @@
+import BreezeProtocol
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain client for a Unix socket, reading lines with a deadline. Waiting suspends (it polls the socket without
+/// blocking and sleeps between tries), so it never holds a thread of the cooperative pool.
+final class TestClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    /// True once the server closed the connection (a read returned end of file).
+    private(set) var closedByServer = false
+
+    init?(path: String, receiveBuffer: Int32? = nil) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        if let receiveBuffer {
+            var size = receiveBuffer
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if connected != 0 {
+            close(fd)
+            return nil
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    func send(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The next line as JSON, or nil when none comes within `timeout` seconds or the server closed.
+    func next(timeout: Double = 5) async -> JSONValue? {
+        guard let line = await nextLine(timeout: timeout) else { return nil }
+        return try? JSONValue.parse(line)
+    }
+
+    func nextLine(timeout: Double = 5) async -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return nil }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, 0) == 0 {
+                try? await Task.sleep(for: .milliseconds(5))
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { closedByServer = true }
+            if count <= 0 { return nil }
+            buffer += chunk[0..<count]
+        }
+    }
+
+    /// Reads lines until one of `className` comes (returning it) or none within `timeout`.
+    func next(class className: String, timeout: Double = 5) async -> JSONValue? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            guard let value = await next(timeout: deadline.timeIntervalSinceNow) else { return nil }
+            if value["class"]?.stringValue == className { return value }
+        }
+        return nil
+    }
+}
