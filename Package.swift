@@ -53,6 +53,11 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "server-bench",
+            dependencies: ["BreezeServer", "BreezeProtocol", "BreezeTestSupport"],
+            path: "bench/ServerBench"
+        ),
+        .executableTarget(
             name: "gpsd-idle-bench",
             dependencies: ["BreezeGPSD", "BreezeTestSupport"],
             path: "bench/GPSDIdle"

@@ -213,3 +213,39 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         #expect(lines.last??["class"] == .string("VERSION"))
     }
 }
+
+@Suite struct ProtocolDocumentationTests {
+    /// docs/subscribe.py, the ten-line program written from docs/PROTOCOL.md, against a live server.
+    @Test func theDocumentedSubscriberPrintsCityNames() async throws {
+        let live = try LiveServer()
+        func publish(_ city: String) {
+            live.server.publish(.object([
+                ("class", .string("LOCATION")), ("name", .string("\(city), Switzerland")), ("city", .string(city)),
+            ]))
+        }
+        // The first place is there before the program connects: its watch gets it as the snapshot.
+        publish("Adelboden")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/subscribe.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, live.path]
+        let output = Pipe()
+        let printed = EventRecorder<String>()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            printed.append(String(decoding: handle.availableData, as: UTF8.self))
+        }
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        func text() -> String { printed.all.joined() }
+
+        #expect(await printed.wait(timeout: 10) { _ in text().contains("Adelboden") })
+        publish("Frutigen")
+        #expect(await printed.wait(timeout: 10) { _ in text().contains("Frutigen") })
+        publish("Bern")
+        #expect(await printed.wait(timeout: 10) { _ in text().contains("Bern") })
+        output.fileHandleForReading.readabilityHandler = nil
+        #expect(text() == "Adelboden, Switzerland\nFrutigen, Switzerland\nBern, Switzerland\n")
+    }
+}

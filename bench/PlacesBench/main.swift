@@ -16,32 +16,6 @@ func now() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
-/// Resident set size of this process in bytes, from /proc/self/statm.
-func residentBytes() -> Int {
-    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-    defer { fclose(file) }
-    var size = 0
-    var resident = 0
-    guard withUnsafeMutablePointer(to: &size, { sizePointer in
-        withUnsafeMutablePointer(to: &resident) { residentPointer in
-            fscanfStatm(file, sizePointer, residentPointer)
-        }
-    }) else { return 0 }
-    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
-func fscanfStatm(_ file: UnsafeMutablePointer<FILE>, _ size: UnsafeMutablePointer<Int>,
-                 _ resident: UnsafeMutablePointer<Int>) -> Bool {
-    var line = [CChar](repeating: 0, count: 256)
-    guard fgets(&line, Int32(line.count), file) != nil else { return false }
-    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let fields = text.split(separator: " ")
-    guard fields.count >= 2, let s = Int(fields[0]), let r = Int(fields[1]) else { return false }
-    size.pointee = s
-    resident.pointee = r
-    return true
-}
-
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
 }
@@ -50,11 +24,11 @@ let path = CommandLine.arguments.dropFirst().first ?? PlacesIndexLocation.find()
 print("places index: \(path)")
 
 // Load: the first open (cold in this process) and the median of 200 more.
-let rssBefore = residentBytes()
+let rssBefore = ProcessMemory.residentBytes()
 var start = now()
 let index = try PlacesIndex(path: path)
 let firstLoad = now() - start
-let rssAfterLoad = residentBytes()
+let rssAfterLoad = ProcessMemory.residentBytes()
 var loads: [Double] = []
 for _ in 0..<200 {
     start = now()
@@ -84,7 +58,7 @@ for point in points { checksum &+= geocoder.place(for: point)?.index ?? 0 }
 let sphere = now() - start
 print(String(format: "reverse, uniform over the sphere: %.0f lookups/s, %.3f µs each (checksum %d)",
              Double(total) / sphere, sphere / Double(total) * 1e6, checksum))
-let rssAfterSphere = residentBytes()
+let rssAfterSphere = ProcessMemory.residentBytes()
 
 var nearPoints: [Coordinate] = []
 nearPoints.reserveCapacity(total)
@@ -104,7 +78,7 @@ let nearIndexOnly = now() - start
 print(String(format: "reverse, within 5 km of places, index only (no Place made): %.3f µs each (checksum %d)",
              nearIndexOnly / Double(total) * 1e6, checksum))
 print(String(format: "resident memory after 3,000,000 lookups: %.2f MB above start (index pages touched)",
-             Double(residentBytes() - rssBefore) / 1e6))
+             Double(ProcessMemory.residentBytes() - rssBefore) / 1e6))
 _ = rssAfterSphere
 
 // Search: 1,000 queries of 2–5 letters, each a prefix of a random place's name, so most find something.
