@@ -105,15 +105,22 @@ public final class SocketServer: Sendable {
         guard let className = message["class"]?.stringValue else { return }
         let trusted = Self.line(message)
         let untrusted = others.map(Self.line) ?? trusted
+        var gone: [Int32] = []
+        var queued = false
         state.withLock { state in
             state.latest[className] = (trusted, untrusted)
             for fd in state.clients.keys {
                 guard let watching = state.clients[fd]!.watching, watching.contains(className) else { continue }
                 let bytes = state.clients[fd]!.peer.trusted ? trusted : untrusted
+                let idle = !state.clients[fd]!.hasOutput
                 Self.enqueueUpdate(&state.clients[fd]!, Update(className: className, bytes: bytes))
+                // A client with nothing waiting gets the line now, without a trip through the event loop.
+                if idle && !Self.flush(&state.clients[fd]!) { gone.append(fd) }
+                if state.clients[fd]!.hasOutput { queued = true }
             }
         }
-        wakeup.wake()
+        gone.forEach(remove)
+        if queued { wakeup.wake() }
     }
 
     /// Sends replies to one client (from a request handler).
