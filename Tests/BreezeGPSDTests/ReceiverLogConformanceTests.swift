@@ -6,7 +6,8 @@ import Testing
 
 /// Real receivers: the twenty captures in `../shared/gpsd-logs` (NMEA and binary protocols), replayed through
 /// gpsd into the location service, must name the place each was recorded in. Runs when `../shared` is there.
-@Suite(.enabled(if: SharedReceiverLogs.labels != nil && GPSFake.isAvailable, "needs ../shared/gpsd-logs"))
+/// One log at a time: twenty gpsfake replays at once on two cores starve some receivers' replays of time.
+@Suite(.serialized, .enabled(if: SharedReceiverLogs.labels != nil && GPSFake.isAvailable, "needs ../shared/gpsd-logs"))
 struct ReceiverLogConformanceTests {
     @Test(arguments: SharedReceiverLogs.files)
     func namesThePlaceTheLogWasRecordedIn(file: String) async throws {
