@@ -83,7 +83,7 @@ public final class SocketServer: Sendable {
 
     /// Starts the event loop on its own thread.
     public func start() {
-        Self.raiseDescriptorLimit()
+        Self.raiseDescriptorLimit(atLeast: configuration.maximumClients + 256)
         let thread = Thread { [self] in self.run() }
         thread.name = "breeze.socket"
         thread.start()
@@ -400,12 +400,15 @@ public final class SocketServer: Sendable {
         }
     }
 
-    /// Raises the soft limit on open descriptors to the hard limit, so the default of 1,024 clients is reachable
-    /// under systemd's soft limit of 1,024.
-    public static func raiseDescriptorLimit() {
+    /// Raises the soft limit on open descriptors to at least `count` (within the hard limit), so the default of
+    /// 1,024 clients is reachable under systemd's soft limit of 1,024. Not to the hard limit itself: that can be
+    /// a million, and Foundation's `Process` then works through every possible descriptor when it starts a child.
+    public static func raiseDescriptorLimit(atLeast count: Int) {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = min(limit.rlim_max, rlim_t(max(0, count)))
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

@@ -13,13 +13,14 @@ struct GPSDSourceTests {
     static let frutigen = Coordinate(latitude: 46.5877, longitude: 7.6480)
 
     @Test func aDriveFromOneTownToTheNextIsNamedAlongTheWay() async throws {
+        // A long stay at the start, so that a client that connects late on a busy machine still sees it.
         var log = NMEALog()
-        log.stay(at: Self.adelboden, count: 20)
+        log.stay(at: Self.adelboden, count: 40)
         log.drive(from: Self.adelboden, to: Self.frutigen, count: 60)
         log.stay(at: Self.frutigen, count: 20)
         let port = GPSFake.freePort()
         let harness = LocationServiceHarness(port: port)
-        let gpsd = try GPSFake(log: log.write(name: "drive"), port: port)
+        let gpsd = try await GPSFake(log: log.write(name: "drive"), port: port, interval: 0.03)
         let arrived = await harness.recorder.wait(timeout: 30) { _ in
             harness.positions.last?.place.name == "Frutigen"
         }
@@ -42,7 +43,7 @@ struct GPSDSourceTests {
 
     @Test func aStretchWithoutFixIsReportedAndRecovered() async throws {
         var log = NMEALog()
-        log.stay(at: Self.adelboden, count: 20)
+        log.stay(at: Self.adelboden, count: 40)
         log.lose(count: 40)
         log.stay(at: Self.frutigen, count: 30)
         let port = GPSFake.freePort()
@@ -50,7 +51,7 @@ struct GPSDSourceTests {
             id: 1, name: "Bern", admin1: "Bern", country: "Switzerland", countryCode: "CH", population: 121_631,
             coordinate: Coordinate(latitude: 46.948, longitude: 7.447))
         let harness = LocationServiceHarness(port: port, fixTimeout: .seconds(1), fallback: fallback)
-        let gpsd = try GPSFake(log: log.write(name: "nofix"), port: port, interval: 0.05)
+        let gpsd = try await GPSFake(log: log.write(name: "nofix"), port: port, interval: 0.05)
         let recovered = await harness.recorder.wait(timeout: 30) { _ in
             harness.positions.last?.place.name == "Frutigen"
         }
@@ -76,7 +77,7 @@ struct GPSDSourceTests {
         log.stay(at: Self.frutigen, count: 30)
         let port = GPSFake.freePort()
         let harness = LocationServiceHarness(port: port)
-        let gpsd = try GPSFake(log: log.write(name: "oldclock"), port: port)
+        let gpsd = try await GPSFake(log: log.write(name: "oldclock"), port: port, once: false, interval: 0.05)
         let named = await harness.recorder.wait(timeout: 20) { _ in !harness.positions.isEmpty }
         await gpsd.stop()
         await harness.stop()
@@ -113,7 +114,7 @@ struct GPSDSourceTests {
         var delays: [Double] = []
         for round in 1...10 {
             let started = ContinuousClock.now
-            let gpsd = try GPSFake(log: path, port: port, once: false, interval: 0.05)
+            let gpsd = try await GPSFake(log: path, port: port, once: false, interval: 0.05)
             let authorizedBefore = harness.permissions.filter { $0 == .authorized(.gpsd) }.count
             // Round 1 starts the source before any gpsd exists, so its backoff may have grown; later rounds are
             // restarts after a moment's loss.
@@ -153,7 +154,7 @@ struct GPSDSourceLimitsTests {
             id: 1, name: "Bern", admin1: "Bern", country: "Switzerland", countryCode: "CH", population: 121_631,
             coordinate: Coordinate(latitude: 46.948, longitude: 7.447))
         let harness = LocationServiceHarness(port: port, fallback: bern)
-        let gpsd = try GPSFake(log: log.write(name: "privacy"), port: port, once: false, interval: 0.05)
+        let gpsd = try await GPSFake(log: log.write(name: "privacy"), port: port, once: false, interval: 0.05)
         #expect(await harness.recorder.wait(timeout: 15) { _ in !harness.positions.isEmpty })
 
         await harness.service.setLocationEnabled(false)
@@ -191,7 +192,7 @@ struct GPSDSourceLimitsTests {
         log.stay(at: GPSDSourceTests.frutigen, count: 30)
         let port = GPSFake.freePort()
         let harness = LocationServiceHarness(port: port)
-        let gpsd = try GPSFake(log: log.write(name: "highfd"), port: port, interval: 0.05)
+        let gpsd = try await GPSFake(log: log.write(name: "highfd"), port: port, once: false, interval: 0.05)
         let named = await harness.recorder.wait(timeout: 20) { _ in !harness.positions.isEmpty }
         await gpsd.stop()
         await harness.stop()
@@ -203,7 +204,7 @@ struct GPSDSourceLimitsTests {
         var log = NMEALog()
         log.stay(at: GPSDSourceTests.adelboden, count: 30)
         let port = GPSFake.freePort()
-        let gpsd = try GPSFake(log: log.write(name: "full"), port: port, once: false, interval: 0.05)
+        let gpsd = try await GPSFake(log: log.write(name: "full"), port: port, once: false, interval: 0.05)
         // Fill gpsd's client slots with plain connections that say nothing.
         var fillers: [Int32] = []
         defer { fillers.forEach { _ = close($0) } }

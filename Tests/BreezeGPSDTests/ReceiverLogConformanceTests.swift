@@ -15,7 +15,7 @@ struct ReceiverLogConformanceTests {
         let port = GPSFake.freePort()
         let harness = LocationServiceHarness(port: port)
         // Looped, so that a receiver that gives only a couple of fixes a pass is not missed while the machine is busy.
-        let gpsd = try GPSFake(log: SharedReceiverLogs.folder + "/" + file, port: port, once: false, interval: 0.03)
+        let gpsd = try await GPSFake(log: SharedReceiverLogs.folder + "/" + file, port: port, once: false, interval: 0.03)
         await harness.recorder.wait(timeout: 60) { _ in !harness.positions.isEmpty }
         await gpsd.stop()
         await harness.stop()

@@ -141,8 +141,14 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
     }
 
     @Test func aThousandWatchersEachReceiveEveryUpdate() async throws {
+        try await DescriptorGate.shared.churning {
+            try await thousandWatchers()
+        }
+    }
+
+    func thousandWatchers() async throws {
         let live = try LiveServer { $0.maximumClients = 1_100 }
-        SocketServer.raiseDescriptorLimit()
+        SocketServer.raiseDescriptorLimit(atLeast: 4_096)
         var clients: [TestClient] = []
         for _ in 0..<1_000 {
             let client = try #require(live.client())
@@ -201,12 +207,11 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
             s.sendall(b'{"command":"select","query":"Bern","id":1}\\n'); print(f.readline().strip())
             s.sendall(b'{"command":"version","id":2}\\n'); print(f.readline().strip())
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/python3", "-c", script, live.path]
         let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try await ChildProcess.launch(
+            "/usr/bin/setpriv",
+            ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/python3", "-c", script, live.path],
+            output: output)
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").map { try? JSONValue.parse(String($0)) }
@@ -230,16 +235,12 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         publish("Adelboden")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/subscribe.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, live.path]
         let output = Pipe()
         let printed = EventRecorder<String>()
         output.fileHandleForReading.readabilityHandler = { handle in
             printed.append(String(decoding: handle.availableData, as: UTF8.self))
         }
-        process.standardOutput = output
-        try process.run()
+        let process = try await ChildProcess.launch("/usr/bin/python3", [script, live.path], output: output)
         defer { if process.isRunning { process.terminate() } }
         func text() -> String { printed.all.joined() }
 

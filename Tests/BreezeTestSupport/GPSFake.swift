@@ -16,13 +16,13 @@ public final class GPSFake: @unchecked Sendable {
     /// - Parameters:
     ///   - once: exit after one pass through the log (`-1`); otherwise loop until stopped.
     ///   - interval: seconds between sentences (`-c`).
-    public init(log: String, port: Int, once: Bool = true, interval: Double = 0.02) throws {
+    public init(log: String, port: Int, once: Bool = true, interval: Double = 0.02) async throws {
         self.port = port
         folder = NSTemporaryDirectory() + "breeze-gpsfake-\(getpid())-\(port)-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var arguments = ["-p", "-q", "-n", "-P", String(port), "-c", String(interval), log]
         if once { arguments.insert("-1", at: 0) }
-        process = try ChildProcess.launch("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": folder])
+        process = try await ChildProcess.launch("/usr/bin/gpsfake", arguments, environment: ["TMPDIR": folder])
     }
 
     public var isRunning: Bool { process.isRunning }

@@ -36,7 +36,7 @@ if FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd") {
     let port = GPSFake.freePort()
     // gpsd will not run with neither a device nor a control socket: give it a control socket of its own.
     let control = NSTemporaryDirectory() + "gpsd-idle-bench-\(getpid()).sock"
-    let gpsd = try ChildProcess.launch("/usr/sbin/gpsd", ["-N", "-S", String(port), "-F", control])
+    let gpsd = try await ChildProcess.launch("/usr/sbin/gpsd", ["-N", "-S", String(port), "-F", control])
     try? await Task.sleep(for: .milliseconds(500))
     await measure("connected to a gpsd without a receiver", port: port, seconds: seconds)
     gpsd.terminate()

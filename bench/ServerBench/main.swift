@@ -50,7 +50,7 @@ final class Reader {
 
 let clientCount = 1_000
 let updates = 200
-SocketServer.raiseDescriptorLimit()
+SocketServer.raiseDescriptorLimit(atLeast: 4_096)
 let path = NSTemporaryDirectory() + "breeze-server-bench-\(getpid()).sock"
 let listener = try UnixListener(path: path)
 var configuration = SocketServer.Configuration()
