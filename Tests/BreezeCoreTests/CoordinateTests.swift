@@ -39,3 +39,13 @@ import Testing
         #expect(rounded == Coordinate(latitude: 46.5, longitude: -7.57))
     }
 }
+
+@Suite struct CivilDateTests {
+    @Test(arguments: [
+        (0, 1970, 1, 1), (-1, 1969, 12, 31), (10_957, 2000, 1, 1), (11_016, 2000, 2, 29), (20_601, 2026, 5, 28),
+        (-719_468, 0, 3, 1),
+    ])
+    func daysSince1970(days: Int, year: Int, month: Int, day: Int) {
+        #expect(CivilDate(daysSince1970: days) == CivilDate(year: year, month: month, day: day))
+    }
+}

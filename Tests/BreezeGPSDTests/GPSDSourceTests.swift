@@ -78,11 +78,12 @@ struct GPSDSourceTests {
         let port = GPSFake.freePort()
         let harness = LocationServiceHarness(port: port)
         let gpsd = try await GPSFake(log: log.write(name: "oldclock"), port: port, once: false, interval: 0.05)
-        let named = await harness.recorder.wait(timeout: 20) { _ in !harness.positions.isEmpty }
+        let named = await harness.recorder.wait(timeout: 40) { _ in !harness.positions.isEmpty }
+        let replaying = gpsd.isRunning
         await gpsd.stop()
         await harness.stop()
 
-        #expect(named)
+        #expect(named, "gpsfake running: \(replaying); states seen: \(harness.permissions.map(\.name))")
         let fix = try #require(harness.positions.first?.fix)
         #expect(harness.positions.first?.place.name == "Frutigen")
         #expect((fix.receiverTime ?? 0) < 400_000_000)

@@ -1,4 +1,5 @@
 import BreezeProtocol
+import BreezeTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -14,27 +15,8 @@ final class TestClient {
     private(set) var closedByServer = false
 
     init?(path: String, receiveBuffer: Int32? = nil) {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        if let receiveBuffer {
-            var size = receiveBuffer
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if connected != 0 {
-            close(fd)
-            return nil
-        }
+        guard let fd = UnixSocket.connect(to: path, receiveBuffer: receiveBuffer) else { return nil }
+        self.fd = fd
     }
 
     deinit { close(fd) }

@@ -81,16 +81,7 @@ public struct NMEALog {
     }
 
     static func date(_ seconds: Int) -> String {
-        // Civil date from days since 1970 (Howard Hinnant's algorithm).
-        let z = seconds / 86_400 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return String(format: "%02d%02d%02d", day, month, year % 100)
+        let date = CivilDate(daysSince1970: seconds / 86_400)
+        return String(format: "%02d%02d%02d", date.day, date.month, date.year % 100)
     }
 }

@@ -13,18 +13,7 @@ func nanoseconds() -> UInt64 {
 }
 
 func connectClient(_ path: String) -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        let bytes = Array(path.utf8)
-        raw.copyBytes(from: bytes)
-        raw[bytes.count] = 0
-    }
-    let status = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    precondition(status == 0, "connect failed")
+    guard let fd = UnixSocket.connect(to: path) else { fatalError("cannot connect to \(path)") }
     return fd
 }
 
