@@ -187,6 +187,19 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         #expect(await client.next(class: "ERROR")?["code"] == .string("shutting-down"))
     }
 
+    @Test func servesOnADescriptorInheritedFromSystemd() async throws {
+        // What systemd does for socket activation: bind and listen, then hand over the descriptor.
+        let path = NSTemporaryDirectory() + "breeze-inherited-\(getpid()).sock"
+        let made = try UnixListener(path: path)
+        let inherited = try UnixListener(inheritedDescriptor: dup(made.fd))
+        let server = SocketServer(listener: inherited) { _, _ in [] }
+        server.start()
+        defer { server.stop() }
+        let client = try #require(TestClient(path: path))
+        #expect(await client.next()?["class"] == .string("VERSION"))
+        _ = made
+    }
+
     @Test func aFileInTheWayIsNotRemoved() async throws {
         let path = NSTemporaryDirectory() + "breeze-not-a-socket-\(getpid())"
         _ = FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
@@ -200,12 +213,17 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         let live = try LiveServer(configure: { $0.trust = TrustPolicy(ownUID: getuid(), groupID: nil) }, mode: 0o666) { _, _ in
             [.object([("class", .string("LOCATION")), ("source", .string("manual"))])]
         }
+        // Precise for trusted peers, rounded to city level for everyone else.
+        live.server.publish(
+            .object([("class", .string("LOCATION")), ("latitude", .number(46.498319))]),
+            others: .object([("class", .string("LOCATION")), ("latitude", .number(46.5))]))
         let script = """
             import socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile()
             f.readline()
             s.sendall(b'{"command":"select","query":"Bern","id":1}\\n'); print(f.readline().strip())
             s.sendall(b'{"command":"version","id":2}\\n'); print(f.readline().strip())
+            s.sendall(b'{"command":"status","id":3}\\n'); print(f.readline().strip())
             """
         let output = Pipe()
         let process = try await ChildProcess.launch(
@@ -215,10 +233,17 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").map { try? JSONValue.parse(String($0)) }
-        #expect(lines.count == 2)
+        #expect(lines.count == 3)
         #expect(lines.first??["code"] == .string("not-permitted"))
         #expect(lines.first??["id"] == .number(1))
-        #expect(lines.last??["class"] == .string("VERSION"))
+        #expect(lines.dropFirst().first??["class"] == .string("VERSION"))
+        #expect(lines.last??["latitude"] == .number(46.5))
+
+        // The same status as root (trusted) is precise.
+        let trusted = try #require(live.client())
+        _ = await trusted.next()
+        trusted.send("{\"command\":\"status\"}\n")
+        #expect(await trusted.next(class: "LOCATION")?["latitude"] == .number(46.498319))
     }
 }
 
