@@ -30,7 +30,10 @@ public final class GPSFake: @unchecked Sendable {
     /// SIGTERM (gpsfake then stops its gpsd), and wait for it, suspending rather than blocking a thread.
     public func stop() async {
         if process.isRunning { process.terminate() }
-        await exited(timeout: 30)
+        if await exited(timeout: 15) { return }
+        // Rarely gpsfake ignores SIGTERM (seen once, mid start-up, on a loaded machine): do not leave it running.
+        kill(process.processIdentifier, SIGKILL)
+        await exited(timeout: 5)
     }
 
     /// Waits for a one-pass replay to end by itself (at most `timeout` seconds), without blocking a thread of the
