@@ -309,12 +309,11 @@ public final class SocketServer: Sendable {
         }
     }
 
-    /// The encoded line with `"id"` added, for snapshot objects sent as replies.
+    /// The encoded line with `"id"` added, for snapshot objects sent as replies: spliced in before the closing
+    /// brace, so the stored line is not parsed and encoded again (published objects carry no id of their own).
     private static func withID(_ bytes: [UInt8], _ id: JSONValue?) -> [UInt8] {
-        guard let id, let text = String(validating: bytes.dropLast(), as: UTF8.self),
-            let value = try? JSONValue.parse(text)
-        else { return bytes }
-        return line(ProtocolMessage.reply(value, id: id))
+        guard let id, bytes.count > 3, bytes.suffix(2) == [UInt8(ascii: "}"), 0x0A] else { return bytes }
+        return Array(bytes.dropLast(2)) + Array(",\"id\":\(id.encoded())}\n".utf8)
     }
 
     private func reply(_ fd: Int32, _ messages: [JSONValue]) {
