@@ -21,4 +21,34 @@ public struct CivilDate: Hashable, Sendable {
         month = mp < 10 ? mp + 3 : mp - 9
         year = yoe + era * 400 + (month <= 2 ? 1 : 0)
     }
+
+    /// Days since 1970-01-01 (the inverse of `init(daysSince1970:)`).
+    public var daysSince1970: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// Parses "YYYY-MM-DD"; nil for anything else or an impossible date.
+    public init?(iso8601 text: Substring) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+        guard CivilDate(daysSince1970: daysSince1970) == self else { return nil }
+    }
+
+    /// "YYYY-MM-DD".
+    public var iso8601: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
 }

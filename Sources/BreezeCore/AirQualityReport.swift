@@ -1,0 +1,24 @@
+/// Air quality at one place and time: the US AQI and the six pollutants.
+public struct AirQualityReport: Hashable, Sendable, Codable {
+    /// When the values hold, in seconds since 1970 (UTC).
+    public var time: Double
+    /// The US AQI; nil when the provider has no value.
+    public var usAQI: Double?
+    /// One reading per pollutant, in `Pollutant.allCases` order; a reading's value may be nil.
+    public var readings: [PollutantReading]
+
+    public init(time: Double, usAQI: Double?, readings: [PollutantReading]) {
+        self.time = time
+        self.usAQI = usAQI
+        self.readings = readings
+    }
+
+    /// The Breeze label for the index; nil without an index.
+    public var label: AirQualityLabel? {
+        usAQI.flatMap { AirQualityLabel(usAQI: $0) }
+    }
+
+    public func reading(_ pollutant: Pollutant) -> PollutantReading? {
+        readings.first { $0.pollutant == pollutant }
+    }
+}

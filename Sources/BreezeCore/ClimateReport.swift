@@ -1,0 +1,34 @@
+/// The maximum temperature on one calendar day across past decades and this year: how the day has changed.
+public struct ClimateReport: Hashable, Sendable, Codable {
+    public struct Point: Hashable, Sendable, Codable {
+        public var year: Int
+        public var maximum: Temperature
+
+        public init(year: Int, maximum: Temperature) {
+            self.year = year
+            self.maximum = maximum
+        }
+    }
+
+    public var month: Int
+    public var day: Int
+    /// Ascending by year; years the provider had no value for are left out.
+    public var points: [Point]
+
+    public init(month: Int, day: Int, points: [Point]) {
+        self.month = month
+        self.day = day
+        self.points = points.sorted { $0.year < $1.year }
+    }
+
+    /// The years asked for on `year`: every tenth year from 1980, then this year.
+    public static func years(endingIn year: Int) -> [Int] {
+        Array(stride(from: 1980, to: year, by: 10)) + [year]
+    }
+
+    /// From the first year's maximum to the latest year's; nil with fewer than two points.
+    public var change: (from: Point, to: Point)? {
+        guard let first = points.first, let last = points.last, points.count >= 2 else { return nil }
+        return (first, last)
+    }
+}

@@ -1,0 +1,54 @@
+/// Pollen at one place: per pollen type or plant, a level on the 0–5 scale, and which provider said so.
+public struct PollenReport: Hashable, Sendable, Codable {
+    public enum Provider: String, Sendable, Codable {
+        /// Open-Meteo's air-quality API: six European taxa in grains/m³.
+        case openMeteo = "open-meteo"
+        /// Google's Pollen API: types and plants worldwide, as a 0–5 index.
+        case google
+    }
+
+    /// One pollen type ("grass", "tree", "weed") or plant ("birch", "ragweed").
+    public struct Entry: Hashable, Sendable, Codable {
+        public enum Kind: String, Sendable, Codable {
+            case type
+            case plant
+        }
+
+        public var code: String
+        public var name: String
+        public var kind: Kind
+        /// nil when the provider has no value (out of season, or not measured here).
+        public var level: PollenLevel?
+        /// Grains per m³, where the provider gives a concentration.
+        public var grains: Double?
+
+        public init(code: String, name: String, kind: Kind, level: PollenLevel?, grains: Double? = nil) {
+            self.code = code
+            self.name = name
+            self.kind = kind
+            self.level = level
+            self.grains = grains
+        }
+    }
+
+    public var provider: Provider
+    /// When the values hold, in seconds since 1970 (UTC).
+    public var time: Double
+    public var entries: [Entry]
+
+    public init(provider: Provider, time: Double, entries: [Entry]) {
+        self.provider = provider
+        self.time = time
+        self.entries = entries
+    }
+
+    /// False when the provider answered but has no value for this place: "not available here", not an error.
+    public var isAvailable: Bool {
+        entries.contains { $0.level != nil }
+    }
+
+    /// The highest level of any entry.
+    public var highest: PollenLevel? {
+        entries.compactMap(\.level).max()
+    }
+}

@@ -1,0 +1,55 @@
+public import BreezeCore
+import Foundation
+
+/// Open-Meteo's geocoding API: city search by name (`GET /v1/search`), to complement the offline index.
+public struct GeocodingClient: Sendable {
+    private let http: HTTPClient
+    private let base: URL
+
+    public init(http: HTTPClient, base: URL) {
+        self.http = http
+        self.base = base
+    }
+
+    /// Up to `count` places matching `name`; none when the API has no match (it then leaves out `results`).
+    public func search(_ name: String, count: Int = 10) async throws(WebError) -> [Place] {
+        let url = WebEndpoints.url(base, "/v1/search", [
+            ("name", name), ("count", String(count)), ("language", "en"), ("format", "json"),
+        ])
+        let body = try OpenMeteoResponse.body(of: try await http.get(url))
+        return try Self.places(from: body)
+    }
+
+    static func places(from body: Data) throws(WebError) -> [Place] {
+        let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
+        return (payload.results ?? []).compactMap { result in
+            guard let coordinate = Coordinate(validatingLatitude: result.latitude, longitude: result.longitude) else {
+                return nil
+            }
+            return Place(
+                id: result.id, name: result.name, admin1: result.admin1, country: result.country ?? "",
+                countryCode: result.countryCode?.uppercased() ?? "", population: result.population ?? 0,
+                coordinate: coordinate)
+        }
+    }
+
+    private struct Payload: Decodable {
+        var results: [Result]?
+    }
+
+    private struct Result: Decodable {
+        var id: Int
+        var name: String
+        var latitude: Double
+        var longitude: Double
+        var country: String?
+        var countryCode: String?
+        var admin1: String?
+        var population: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, latitude, longitude, country, admin1, population
+            case countryCode = "country_code"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// Caps the requests a daemon makes per minute, hour and day, well under Open-Meteo's free limits (600 a
+/// minute, 5,000 an hour, 10,000 a day), however often the location changes.
+///
+/// Each window counts the requests sent in the last minute, hour or day; a request over any cap is not sent,
+/// and the error says when the next one may be.
+public final class RequestBudget: Sendable {
+    public struct Limits: Hashable, Sendable {
+        public var perMinute: Int
+        public var perHour: Int
+        public var perDay: Int
+
+        public init(perMinute: Int = 60, perHour: Int = 500, perDay: Int = 2_000) {
+            self.perMinute = perMinute
+            self.perHour = perHour
+            self.perDay = perDay
+        }
+    }
+
+    private struct State {
+        /// Send times, oldest first, within the last day.
+        var sent: [Double] = []
+        var total = 0
+    }
+
+    public let limits: Limits
+    private let now: @Sendable () -> Double
+    private let state = Mutex(State())
+
+    public init(limits: Limits = Limits(), now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.limits = limits
+        self.now = now
+    }
+
+    /// Requests admitted since start.
+    public var total: Int { state.withLock { $0.total } }
+
+    /// Admits one request, or says how many seconds until one would be admitted.
+    func admit() throws(WebError) {
+        let time = now()
+        let wait = state.withLock { state -> Double? in
+            if let expired = state.sent.firstIndex(where: { $0 > time - 86_400 }) {
+                state.sent.removeFirst(expired)
+            } else {
+                state.sent.removeAll()
+            }
+            var wait = 0.0
+            for (window, cap) in [(60.0, limits.perMinute), (3_600, limits.perHour), (86_400, limits.perDay)] {
+                let inWindow = state.sent.reversed().prefix { $0 > time - window }.count
+                if inWindow >= cap {
+                    // The oldest request in the window must leave it first.
+                    let oldest = state.sent[state.sent.count - cap]
+                    wait = max(wait, oldest + window - time)
+                }
+            }
+            if wait > 0 { return wait }
+            state.sent.append(time)
+            state.total += 1
+            return nil
+        }
+        if let wait {
+            throw WebError(.overBudget, "request budget spent; the next request may go in \(Int(wait.rounded(.up))) s",
+                retryAfter: wait)
+        }
+    }
+}

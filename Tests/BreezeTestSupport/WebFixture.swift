@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The loopback web-API fixture (`Tests/Fixtures/web-fixture.py`): real-shaped Open-Meteo, Google Pollen and
+/// Nominatim payloads, and faults on demand.
+public final class WebFixture: @unchecked Sendable {
+    // @unchecked: every stored property is a constant; Process is safe to terminate from any thread.
+    public let port: Int
+    public let baseURL: URL
+    private let process: Process
+
+    /// One request the fixture served.
+    public struct Request: Decodable, Sendable {
+        public var path: String
+        public var query: String
+        public var start: Double
+        public var end: Double?
+    }
+
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/web-fixture.py").path
+
+    public init() async throws {
+        let output = Pipe()
+        process = try await ChildProcess.launch("/usr/bin/python3", [Self.script, "0"], output: output)
+        let handle = output.fileHandleForReading
+        let line = await onDedicatedThread { () -> String in
+            var bytes: [UInt8] = []
+            while let byte = try? handle.read(upToCount: 1), let first = byte.first, first != 10 {
+                bytes.append(first)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        guard let port = Int(line) else {
+            process.terminate()
+            throw FixtureError(message: "web fixture did not start: \(line)")
+        }
+        self.port = port
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    public func stop() {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Sets a fault for the next `count` requests to `path` whose query contains `match`.
+    public func fault(
+        _ kind: String, path: String, match: String = "", count: Int = 1, retryAfter: Double? = nil,
+        delay: Double? = nil, size: Int? = nil
+    ) async throws {
+        var fault: [String: Any] = ["kind": kind, "path": path, "match": match, "count": count]
+        if let retryAfter { fault["retry_after"] = retryAfter }
+        if let delay { fault["delay"] = delay }
+        if let size { fault["size"] = size }
+        _ = try await post("/_faults", try JSONSerialization.data(withJSONObject: fault))
+    }
+
+    public func reset() async throws {
+        _ = try await post("/_reset", Data())
+    }
+
+    /// Every request served so far.
+    public func requests() async throws -> [Request] {
+        let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("_requests"))
+        return try JSONDecoder().decode([Request].self, from: data)
+    }
+
+    private func post(_ path: String, _ body: Data) async throws -> Data {
+        var request = URLRequest(url: baseURL.appendingPathComponent(String(path.dropFirst())))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return data
+    }
+
+    public struct FixtureError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+}
