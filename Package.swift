@@ -36,6 +36,10 @@ let package = Package(
         .target(name: "BreezeGPSD", dependencies: ["BreezeCore", "BreezeSystem", "CGPS"]),
         .target(name: "BreezeProtocol", dependencies: ["BreezeCore"]),
         .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem"]),
+        .target(name: "BreezeWeb", dependencies: ["BreezeCore"]),
+
+        // fetchAllData: the datasets for the current place, fetched, cached and refreshed.
+        .target(name: "BreezeData", dependencies: ["BreezeCore", "BreezeWeb", "BreezeSystem"]),
 
         // Composition: the location service decides where we are, from the sources and the places index.
         .target(name: "BreezeLocation", dependencies: ["BreezeCore", "BreezePlaces"]),
@@ -64,6 +68,9 @@ let package = Package(
         ),
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
+        .testTarget(name: "BreezeWebTests", dependencies: ["BreezeWeb", "BreezeCore", "BreezeTestSupport"]),
+        .testTarget(
+            name: "BreezeDataTests", dependencies: ["BreezeData", "BreezeWeb", "BreezeCore", "BreezeTestSupport"]),
         .testTarget(name: "BreezeProtocolTests", dependencies: ["BreezeProtocol"]),
         .testTarget(name: "BreezeServerTests", dependencies: ["BreezeServer", "BreezeProtocol", "BreezeSystem", "BreezeTestSupport"]),
         .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces", "BreezeTestSupport"]),

@@ -1,0 +1,276 @@
+import BreezeCore
+import BreezeData
+import BreezeTestSupport
+import BreezeWeb
+import Foundation
+import Testing
+
+/// fetchAllData against the loopback fixture: independent datasets, faults, retries, the cache, and the budget.
+@Suite struct DataPipelineTests {
+    static let zurich = Place(
+        id: 2657896, name: "Zurich", admin1: "Zurich", country: "Switzerland", countryCode: "CH", population: 341_730,
+        coordinate: Coordinate(latitude: 47.3667, longitude: 8.55))
+    static let sydney = Place(
+        id: 2147714, name: "Sydney", admin1: "New South Wales", country: "Australia", countryCode: "AU",
+        population: 4_627_345, coordinate: Coordinate(latitude: -33.8678, longitude: 151.2073))
+
+    /// A pipeline on the fixture, publishing into a recorder.
+    struct Rig {
+        let fixture: WebFixture
+        let budget: RequestBudget
+        let pipeline: DataPipeline
+        let updates = EventRecorder<(time: ContinuousClock.Instant, update: DataUpdate)>()
+        let cacheFolder: String
+
+        init(
+            fixture: WebFixture, cacheFolder: String? = nil, limits: RequestBudget.Limits = .init(),
+            timeout: Double = 5, configure: (inout DataPipeline.Configuration) -> Void = { _ in }
+        ) {
+            self.fixture = fixture
+            let budget = RequestBudget(limits: limits)
+            self.budget = budget
+            let http = HTTPClient(userAgent: "breezed-tests/1", timeout: timeout, budget: budget)
+            let sources = DataSources(
+                air: AirQualityClient(http: http, base: fixture.baseURL),
+                pollen: PollenClient(http: http, openMeteo: fixture.baseURL, google: fixture.baseURL, googleKey: nil),
+                climate: ClimateClient(http: http, archive: fixture.baseURL, forecast: fixture.baseURL))
+            var configuration = DataPipeline.Configuration()
+            configuration.settle = .milliseconds(50)
+            configuration.retry = RetryBackoff(initial: 0.2, maximum: 2, multiplier: 2, jitter: 0)
+            configure(&configuration)
+            let folder = cacheFolder ?? NSTemporaryDirectory() + "breeze-cache-\(UUID().uuidString)"
+            self.cacheFolder = folder
+            let recorder = updates
+            pipeline = DataPipeline(sources: sources, cache: DataCache(folder: folder), configuration: configuration) {
+                recorder.append((ContinuousClock.now, $0))
+            }
+        }
+
+        func statuses(_ dataset: Dataset) -> [DatasetStatus] {
+            updates.all.filter { $0.update.dataset == dataset }.map(\.update.status)
+        }
+
+        func last(_ dataset: Dataset) -> DataUpdate? {
+            updates.all.last { $0.update.dataset == dataset }?.update
+        }
+
+        func wait(_ dataset: Dataset, timeout: Double = 20, _ condition: @escaping (DatasetStatus) -> Bool) async -> Bool {
+            await updates.wait(timeout: timeout) { events in
+                events.last { $0.update.dataset == dataset }.map { condition($0.update.status) } ?? false
+            }
+        }
+    }
+
+    @Test func theThreeDatasetsArePublishedAsEachArrives() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        // Pollen (the air-quality path with pollen variables) stalls for 4 s; air quality must not wait for it.
+        try await fixture.fault("stall", path: "/v1/air-quality", match: "birch_pollen", delay: 4)
+        let rig = Rig(fixture: fixture, timeout: 10)
+        let started = ContinuousClock.now
+        await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await rig.wait(.air) { $0 == .fresh })
+        #expect(await rig.wait(.climate) { $0 == .fresh })
+        let airArrived = rig.updates.all.first { $0.update.dataset == .air && $0.update.status == .fresh }!.time
+        #expect(rig.statuses(.pollen) == [.loading], "pollen still loading while air is in")
+        #expect(airArrived - started < .seconds(3))
+        #expect(await rig.wait(.pollen) { $0 == .fresh })
+        let pollenArrived = rig.updates.all.first { $0.update.dataset == .pollen && $0.update.status == .fresh }!.time
+        #expect(pollenArrived - started >= .seconds(4))
+        if case .air(let state)? = rig.last(.air) {
+            #expect(state.report?.usAQI == 27)
+            #expect(state.place == Self.zurich)
+        } else {
+            Issue.record("no air update")
+        }
+        await rig.pipeline.stop()
+    }
+
+    @Test func pollenOutsideEuropeIsUnavailableNotAnError() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        let rig = Rig(fixture: fixture)
+        await rig.pipeline.fetchAllData(for: Self.sydney)
+        #expect(await rig.wait(.pollen) { if case .unavailable = $0 { true } else { false } })
+        #expect(rig.last(.pollen)?.status.reason?.contains("Europe") == true)
+        await rig.pipeline.stop()
+    }
+
+    @Test func aFailureKeepsTheLastGoodDataMarkedStale() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        let rig = Rig(fixture: fixture) { $0.freshness[.air] = 0.5 }
+        await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await rig.wait(.air) { $0 == .fresh })
+        try await fixture.fault("503", path: "/v1/air-quality", match: "us_aqi", count: 100, retryAfter: 0)
+        #expect(await rig.wait(.air) { if case .stale = $0 { true } else { false } })
+        guard case .air(let state)? = rig.last(.air) else { Issue.record("no air update"); return }
+        #expect(state.report?.usAQI == 27, "the last good report is kept")
+        #expect(state.status.reason?.contains("Service temporarily overloaded") == true, "\(state.status)")
+        #expect(state.age(at: Date().timeIntervalSince1970)! >= 0.5)
+        await rig.pipeline.stop()
+    }
+
+    @Test func retriesBackOffExponentiallyAndHonourRetryAfter() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        try await fixture.fault("500", path: "/v1/air-quality", match: "us_aqi", count: 3)
+        let rig = Rig(fixture: fixture)
+        await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await rig.wait(.air) { $0 == .fresh })
+        #expect(rig.statuses(.air).first == .loading)
+        #expect(rig.statuses(.air).contains { if case .failed(let reason) = $0 { reason.contains("500") } else { false } })
+        let times = try await fixture.requests().filter { $0.query.contains("us_aqi") }.map(\.start)
+        #expect(times.count == 4)
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        // Backoff 0.2, 0.4, 0.8 s (no jitter in this test).
+        for (gap, expected) in zip(gaps, [0.2, 0.4, 0.8]) {
+            #expect(gap >= expected * 0.95 && gap < expected + 1.5, "gaps \(gaps)")
+        }
+        await rig.pipeline.stop()
+
+        try await fixture.reset()
+        try await fixture.fault("429", path: "/v1/air-quality", match: "us_aqi", retryAfter: 1.5)
+        let second = Rig(fixture: fixture)
+        await second.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await second.wait(.air) { $0 == .fresh })
+        let retried = try await fixture.requests().filter { $0.query.contains("us_aqi") }.map(\.start)
+        #expect(retried.count == 2)
+        #expect(retried[1] - retried[0] >= 1.45, "Retry-After 1.5 s honoured: \(retried[1] - retried[0]) s")
+        await second.pipeline.stop()
+    }
+
+    @Test func aRefusedRequestIsNotHammered() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        try await fixture.fault("400", path: "/v1/air-quality", match: "us_aqi", count: 100)
+        let rig = Rig(fixture: fixture)
+        await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await rig.wait(.air) { if case .failed = $0 { true } else { false } })
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await fixture.requests().filter { $0.query.contains("us_aqi") }.count == 1)
+        #expect(rig.last(.air)?.status.reason?.contains("out of range") == true)
+        await rig.pipeline.stop()
+    }
+
+    @Test func aColdStartShowsCachedDataAtOnceAndAnOutageKeepsIt() async throws {
+        let fixture = try await WebFixture()
+        let first = Rig(fixture: fixture)
+        await first.pipeline.fetchAllData(for: Self.zurich)
+        for dataset in Dataset.allCases { #expect(await first.wait(dataset) { $0 == .fresh }) }
+        await first.pipeline.stop()
+        fixture.stop()  // the network is gone
+
+        // Within freshness: the restart shows the cached data as fresh, without a request.
+        let restarted = Rig(fixture: fixture, cacheFolder: first.cacheFolder)
+        await restarted.pipeline.fetchAllData(for: Self.zurich)
+        for dataset in Dataset.allCases { #expect(await restarted.wait(dataset, timeout: 5) { $0 == .fresh }) }
+        #expect(restarted.statuses(.air).first == .fresh)
+        await restarted.pipeline.stop()
+
+        // Past freshness, offline: the cached data is shown stale at once, and stays, with the reason.
+        let offline = Rig(fixture: fixture, cacheFolder: first.cacheFolder, timeout: 1) { $0.freshness[.air] = 0 }
+        await offline.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await offline.updates.wait(timeout: 5) { !$0.isEmpty })
+        #expect(offline.statuses(.air).first.map { if case .stale(nil) = $0 { true } else { false } } == true)
+        #expect(await offline.wait(.air) { $0.reason?.contains("transport") == true })
+        guard case .air(let state)? = offline.last(.air) else { Issue.record("no air update"); return }
+        #expect(state.report?.usAQI == 27)
+        #expect(state.fetchedAt != nil)
+        await offline.pipeline.stop()
+    }
+
+    @Test func aCorruptCacheFileIsIgnored() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        let folder = NSTemporaryDirectory() + "breeze-cache-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("{\"place\":{\"id\":26578".utf8).write(to: URL(fileURLWithPath: "\(folder)/air-2657896.json"))
+        let rig = Rig(fixture: fixture, cacheFolder: folder)
+        await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await rig.wait(.air) { $0 == .fresh })
+        #expect(rig.statuses(.air).first == .loading)
+        // The next good fetch replaced it.
+        #expect(DataCache(folder: folder).load(.air, for: Self.zurich, as: AirQualityReport.self)?.report.usAQI == 27)
+        await rig.pipeline.stop()
+    }
+
+    @Test func aNewPlaceCancelsTheOldOnesFetchAndTheSamePlaceJoinsIt() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        try await fixture.fault("stall", path: "/v1/air-quality", match: "latitude=47.3667", count: 10, delay: 3)
+        let rig = Rig(fixture: fixture, timeout: 10)
+        await rig.pipeline.fetchAllData(for: Self.zurich)
+        try await Task.sleep(for: .milliseconds(300))
+        await rig.pipeline.fetchAllData(for: Self.zurich)  // joins: no second request
+        await rig.pipeline.fetchAllData(for: Self.sydney)
+        #expect(await rig.wait(.air) { $0 == .fresh })
+        try await Task.sleep(for: .seconds(3.5))
+        let afterSwitch = rig.updates.all.drop { $0.update.place.id != Self.sydney.id }
+        #expect(afterSwitch.allSatisfy { $0.update.place.id == Self.sydney.id }, "nothing for Zurich after the switch")
+        let zurichAir = try await fixture.requests().filter { $0.query.contains("latitude=47.3667") && $0.query.contains("us_aqi") }
+        #expect(zurichAir.count == 1)
+        await rig.pipeline.stop()
+    }
+
+    @Test func aThousandLocationChangesStayWithinTheBudget() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        // Settling as the daemon does, but shorter; a budget as tight as a minute's default share.
+        let rig = Rig(fixture: fixture, limits: .init(perMinute: 60, perHour: 500, perDay: 2_000)) {
+            $0.settle = .milliseconds(300)
+        }
+        let places = (0..<40).map { index in
+            Place(
+                id: 1_000 + index, name: "Place \(index)", admin1: nil, country: "Testland", countryCode: "TL",
+                population: 1_000, coordinate: Coordinate(latitude: 40 + Double(index) * 0.1, longitude: 5))
+        }
+        var random = SplitMix64(seed: 7)
+        let started = ContinuousClock.now
+        for change in 0..<1_000 {
+            await rig.pipeline.fetchAllData(for: places[Int(random.next() % 40)])
+            // Mostly rapid changes, with a pause now and then long enough for one place to settle.
+            try await Task.sleep(for: change % 250 == 249 ? .milliseconds(600) : .milliseconds(1))
+        }
+        let elapsed = ContinuousClock.now - started
+        for dataset in Dataset.allCases { #expect(await rig.wait(dataset) { $0 == .fresh }) }
+        await rig.pipeline.stop()
+        let requests = try await fixture.requests()
+        print("1,000 location changes in \(elapsed): \(requests.count) requests (budget admitted \(rig.budget.total))")
+        #expect(requests.count <= 60)
+        #expect(requests.count == rig.budget.total)
+        // No two requests for one place and dataset overlap in time.
+        let byKey = Dictionary(grouping: requests) { request in
+            request.path + "?" + request.query.split(separator: "&").filter { !$0.hasPrefix("timezone") }.joined(separator: "&")
+        }
+        for (key, group) in byKey {
+            let sorted = group.sorted { $0.start < $1.start }
+            for (a, b) in zip(sorted, sorted.dropFirst()) {
+                #expect((a.end ?? .infinity) <= b.start, "overlapping fetches for \(key)")
+            }
+        }
+    }
+
+    @Test func withoutSettlingTheBudgetStillCapsRequests() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        let rig = Rig(fixture: fixture, limits: .init(perMinute: 40, perHour: 500, perDay: 2_000)) {
+            $0.settle = .zero
+            $0.retry = RetryBackoff(initial: 30, maximum: 60, multiplier: 2, jitter: 0)
+        }
+        for change in 0..<1_000 {
+            let place = Place(
+                id: 5_000 + change, name: "P\(change)", admin1: nil, country: "Testland", countryCode: "TL",
+                population: 1_000, coordinate: Coordinate(latitude: -40 + Double(change) * 0.01, longitude: 100))
+            await rig.pipeline.fetchAllData(for: place)
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try await Task.sleep(for: .seconds(1))
+        await rig.pipeline.stop()
+        let requests = try await fixture.requests()
+        print("1,000 location changes without settling: \(requests.count) requests sent")
+        #expect(requests.count <= 40)
+        #expect(rig.budget.total <= 40)
+        #expect(rig.updates.all.contains { $0.update.status.reason?.contains("over-budget") == true })
+    }
+}
