@@ -44,6 +44,15 @@ let package = Package(
         // Composition: the location service decides where we are, from the sources and the places index.
         .target(name: "BreezeLocation", dependencies: ["BreezeCore", "BreezePlaces"]),
 
+        // The composition root: the daemon's wiring, configuration, state store and systemd integration.
+        .target(
+            name: "BreezeDaemon",
+            dependencies: [
+                "BreezeCore", "BreezeSystem", "BreezePlaces", "BreezeGPSD", "BreezeLocation", "BreezeWeb", "BreezeData",
+                "BreezeProtocol", "BreezeServer",
+            ]),
+        .executableTarget(name: "breezed", dependencies: ["BreezeDaemon"]),
+
         // Tools.
         .executableTarget(
             name: "breeze-places-build",

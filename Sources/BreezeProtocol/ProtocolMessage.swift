@@ -48,7 +48,7 @@ public enum ProtocolMessage {
     public static func place(_ place: Place, distance: Double?) -> JSONValue {
         var members = placeMembers(place, className: "PLACE")
         members += [
-            ("id", .number(Double(place.id))),
+            ("geoname_id", .number(Double(place.id))),
             ("latitude", .number(place.coordinate.latitude)), ("longitude", .number(place.coordinate.longitude)),
             ("population", .number(Double(place.population))),
         ]

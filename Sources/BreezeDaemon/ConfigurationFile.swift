@@ -1,0 +1,58 @@
+import Foundation
+
+/// An INI file in the style of `geoclue.conf`: `[section]` headers, `key=value` lines, `#` comments.
+public struct ConfigurationFile: Sendable {
+    public struct Entry: Sendable {
+        public var value: String
+        public var line: Int
+    }
+
+    public let name: String
+    /// Section → key → entry; keys before any section fall in "".
+    public private(set) var sections: [String: [String: Entry]] = [:]
+
+    /// Parses `text`; a line that is neither a section, a `key=value` nor a comment is an error naming it.
+    public init(text: String, name: String) throws(ConfigurationError) {
+        self.name = name
+        var section = ""
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = offset + 1
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), line.count > 2 else {
+                    throw ConfigurationError(file: name, line: number, "a section header is [name]: \(line)")
+                }
+                section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces).lowercased()
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigurationError(file: name, line: number, "expected key=value, found \"\(line)\"")
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty else { throw ConfigurationError(file: name, line: number, "a key is missing before '='") }
+            if let earlier = sections[section]?[key] {
+                throw ConfigurationError(file: name, line: number, "\(key) is already set on line \(earlier.line)")
+            }
+            sections[section, default: [:]][key] = Entry(value: value, line: number)
+        }
+    }
+}
+
+/// A configuration that cannot be used: which file, which line, and what is wrong.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int?, _ message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
+    }
+}

@@ -1,0 +1,165 @@
+import BreezeCore
+import BreezePlaces
+import BreezeProtocol
+import BreezeServer
+import BreezeWeb
+import Foundation
+
+/// The commands the socket server hands to the daemon: search, select, here, saved, popular, location, refresh,
+/// lookup.
+extension Daemon {
+    func handle(_ request: ProtocolRequest, from peer: SocketServer.Peer) async -> [JSONValue] {
+        do throws(ProtocolError) {
+            let reply = try await answer(request, peer: peer)
+            return [ProtocolMessage.reply(reply, id: request.id)]
+        } catch {
+            return [ProtocolMessage.error(error, id: request.id)]
+        }
+    }
+
+    private func answer(_ request: ProtocolRequest, peer: SocketServer.Peer) async throws(ProtocolError) -> JSONValue {
+        switch request.command {
+        case .search:
+            let query = try request.string("query")
+            let limit = Int(try request.number("limit", default: 10))
+            return try await search(query, limit: max(1, min(limit, 50)))
+        case .lookup:
+            let latitude = try request.number("latitude")
+            let longitude = try request.number("longitude")
+            guard let coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude) else {
+                throw ProtocolError(.badArgument, "latitude must be within ±90 and longitude within ±180")
+            }
+            guard let match = geocoder.place(for: coordinate) else {
+                throw ProtocolError(.notFound, "no place in the index")
+            }
+            return ProtocolMessage.place(match.place, distance: match.distance)
+        case .popular:
+            return Self.places(PopularCities.resolve(with: citySearch).map(\.place), extra: [])
+        case .select:
+            let place = try resolve(request)
+            state.selected = place
+            try commit()
+            logger.info("select", ["place": place.displayName, "peer.uid": peer.credentials?.uid ?? 0])
+            publishLocation()
+            return locationReply()
+        case .here:
+            state.selected = nil
+            try commit()
+            publishLocation()
+            return locationReply()
+        case .saved:
+            switch try request.string("action", default: "list") {
+            case "list": break
+            case "add":
+                let place = try resolve(request)
+                if !state.saved.contains(where: { $0.id == place.id }) {
+                    state.saved.append(place)
+                    try commit()
+                }
+            case "remove":
+                let id = Int(try request.number("city"))
+                guard state.saved.contains(where: { $0.id == id }) else {
+                    throw ProtocolError(.notFound, "no saved city with id \(id)")
+                }
+                state.saved.removeAll { $0.id == id }
+                try commit()
+            case let other:
+                throw ProtocolError(.badArgument, "saved action must be list, add or remove, not \"\(other)\"")
+            }
+            return Self.places(state.saved, extra: [("class", .string("SAVED"))])
+        case .location:
+            guard case .bool(let enabled)? = request.body["enabled"] else {
+                throw ProtocolError(.badArgument, "location needs \"enabled\": true or false")
+            }
+            state.locationEnabled = enabled
+            try commit()
+            await location.setLocationEnabled(enabled)
+            return ProtocolMessage.permission(await location.permission)
+        case .refresh:
+            guard let pipeline else {
+                throw ProtocolError(.unavailable, "web requests are off (--offline)")
+            }
+            guard await pipeline.place != nil else { throw ProtocolError(.unavailable, "no place to fetch data for yet") }
+            await pipeline.refresh()
+            return .object([("class", .string("OK")), ("command", .string("refresh"))])
+        case .status, .watch, .unwatch, .version:
+            throw ProtocolError(.internal, "answered by the server")
+        }
+    }
+
+    /// Saves the state before the change is acknowledged: an acknowledged change survives a crash.
+    private func commit() throws(ProtocolError) {
+        do {
+            try store.save(state)
+        } catch {
+            logger.error("state.write_failed", ["path": store.path, "error": error])
+            throw ProtocolError(.internal, "could not save the change")
+        }
+    }
+
+    private func locationReply() -> JSONValue {
+        guard let update = effective else {
+            return .object([("class", .string("LOCATION")), ("state", .string(permission.name)), ("name", .null)])
+        }
+        let coordinate = update.fix?.coordinate ?? update.place.coordinate
+        return ProtocolMessage.location(
+            place: update.place, coordinate: coordinate, accuracy: update.fix?.horizontalAccuracy, source: update.source,
+            receivedAt: update.fix?.receivedWallTime, distance: update.fix == nil ? nil : update.distance,
+            permission: permission)
+    }
+
+    /// A city from `id` (a GeoNames id, or one from online search) or `query` (the first match).
+    private func resolve(_ request: ProtocolRequest) throws(ProtocolError) -> Place {
+        // "id" is the request's own id (echoed in the reply), so a city's GeoNames id travels as "city".
+        if case .number(let id)? = request.body["city"] {
+            return try place(id: Int(id))
+        }
+        if case .string(let query)? = request.body["query"] {
+            guard query.count >= CitySearch.minimumQueryLength else {
+                throw ProtocolError(.badArgument, "a query needs at least \(CitySearch.minimumQueryLength) characters")
+            }
+            guard let match = citySearch.search(query, limit: 1).first else {
+                throw ProtocolError(.notFound, "no city matches \"\(query)\"")
+            }
+            return match.place
+        }
+        throw ProtocolError(.badArgument, "\(request.command.rawValue) needs \"city\" (a GeoNames id) or \"query\"")
+    }
+
+    private func place(id: Int) throws(ProtocolError) -> Place {
+        if let position = index.placeIndex(geonameID: id), let place = index.place(at: position) { return place }
+        if let known = recentOnline[id] { return known }
+        throw ProtocolError(.notFound, "no city with id \(id)")
+    }
+
+    private func search(_ query: String, limit: Int) async throws(ProtocolError) -> JSONValue {
+        let trimmed = query.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count >= CitySearch.minimumQueryLength else {
+            throw ProtocolError(.badArgument, "a search needs at least \(CitySearch.minimumQueryLength) characters")
+        }
+        var places = citySearch.search(trimmed, limit: limit).map(\.place)
+        var online = "off"
+        if let geocoding {
+            do throws(WebError) {
+                let found = try await geocoding.search(trimmed, count: limit)
+                online = "ok"
+                for place in found where !places.contains(where: { $0.id == place.id }) {
+                    recentOnline[place.id] = place
+                    if places.count < limit { places.append(place) }
+                }
+            } catch {
+                online = "failed: \(error.code.rawValue)"
+            }
+        }
+        return Self.places(places, extra: [("query", .string(trimmed)), ("online", .string(online))])
+    }
+
+    static func places(_ places: [Place], extra: [(String, JSONValue)]) -> JSONValue {
+        var members: [(String, JSONValue)] = [("class", .string("PLACES"))]
+        for (key, value) in extra {
+            if key == "class" { members[0] = (key, value) } else { members.append((key, value)) }
+        }
+        members.append(("places", .array(places.map { ProtocolMessage.place($0, distance: nil) })))
+        return .object(members)
+    }
+}

@@ -1,0 +1,322 @@
+import BreezeCore
+import BreezeSystem
+import BreezeData
+import BreezeGPSD
+import BreezeLocation
+import BreezePlaces
+import BreezeProtocol
+import BreezeServer
+import BreezeWeb
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// breezed: the location service, the places index, the fetchAllData pipeline and the socket server, wired.
+public actor Daemon {
+    public static let release = "0.1.0"
+
+    let configuration: DaemonConfiguration
+    let logger: Logger
+    let systemd: Systemd
+    let index: PlacesIndex
+    let geocoder: ReverseGeocoder
+    let citySearch: CitySearch
+    let store: StateStore
+    var state: UserState
+    let location: LocationService
+    let pipeline: DataPipeline?
+    let geocoding: GeocodingClient?
+    let nominatim: NominatimClient?
+    var server: SocketServer!
+    let publisher: Publisher
+
+    var permission = LocationPermission.notDetermined
+    /// The machine's own location (live or fallback); the selection, when there is one, is shown instead.
+    var live: LocationUpdate?
+    var publishedPlaceID: Int?
+    /// Places met in online search results, so that `select` can take their ids.
+    var recentOnline: [Int: Place] = [:]
+    var statusLine = (place: "", source: "", aqi: "")
+
+    /// Loads the index and the state; throws a message for the log when the daemon cannot start.
+    public init(configuration: DaemonConfiguration, logger: Logger, systemd: Systemd = Systemd()) throws(StartError) {
+        self.configuration = configuration
+        self.logger = logger
+        self.systemd = systemd
+        guard let indexPath = configuration.placesIndex ?? PlacesIndexLocation.find() else {
+            throw StartError("no places index found; looked in \(PlacesIndexLocation.candidates().joined(separator: ", "))")
+        }
+        do {
+            index = try PlacesIndex(path: indexPath)
+        } catch {
+            throw StartError("cannot open the places index \(indexPath): \(error)")
+        }
+        geocoder = ReverseGeocoder(index: index)
+        citySearch = CitySearch(index: index)
+        store = StateStore(folder: configuration.stateDirectory)
+        let loaded = store.load()
+        state = loaded.state
+        if let problem = loaded.problem { logger.warning("state.corrupt", ["problem": problem]) }
+
+        var sources: [any LocationSource] = []
+        if let address = configuration.gpsd { sources.append(GPSDSource(address: address)) }
+        let fallback = Self.fallback(configuration, state, citySearch, index)
+        location = LocationService(
+            sources: sources, geocoder: geocoder, fallback: fallback, movementThreshold: configuration.movementThreshold,
+            locationEnabled: state.locationEnabled)
+
+        let publisher = Publisher()
+        self.publisher = publisher
+        if configuration.offline {
+            pipeline = nil
+            geocoding = nil
+            nominatim = nil
+        } else {
+            let budget = RequestBudget(limits: .init(
+                perMinute: max(10, configuration.requestsPerHour / 8), perHour: configuration.requestsPerHour,
+                perDay: configuration.requestsPerHour * 4))
+            let http = HTTPClient(userAgent: "breezed/\(Self.release) (Linux location daemon)", budget: budget)
+            let endpoints = configuration.endpoints
+            let key = Self.googleKey(configuration, logger)
+            var pipelineConfiguration = DataPipeline.Configuration()
+            pipelineConfiguration.freshness = [
+                .air: configuration.airRefresh, .pollen: configuration.pollenRefresh, .climate: configuration.climateRefresh,
+            ]
+            let log = logger
+            pipeline = DataPipeline(
+                sources: DataSources(
+                    air: AirQualityClient(http: http, base: endpoints.airQuality),
+                    pollen: PollenClient(http: http, openMeteo: endpoints.airQuality, google: endpoints.googlePollen, googleKey: key),
+                    climate: ClimateClient(http: http, archive: endpoints.archive, forecast: endpoints.forecast)),
+                cache: DataCache(folder: configuration.cacheDirectory), configuration: pipelineConfiguration,
+                log: { log.notice($0) }, publish: { publisher.send($0) })
+            geocoding = GeocodingClient(http: HTTPClient(userAgent: "breezed/\(Self.release)", timeout: 4), base: endpoints.geocoding)
+            nominatim = configuration.onlineReverseGeocoding
+                ? NominatimClient(http: HTTPClient(userAgent: "breezed/\(Self.release) (Linux location daemon)"), base: endpoints.nominatim)
+                : nil
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT; SIGHUP reloads the configuration. Returns the exit status.
+    public func run(reload: @escaping @Sendable () -> Result<DaemonConfiguration, ConfigurationError>) async -> Int32 {
+        let signals = SignalStream.make([SIGTERM, SIGINT, SIGHUP])
+        let listener: UnixListener
+        let inherited = Systemd.listenDescriptor()
+        do {
+            if let fd = inherited {
+                listener = try UnixListener(inheritedDescriptor: fd)
+                logger.info("socket.inherited", ["fd": fd])
+            } else {
+                let folder = (configuration.socketPath as NSString).deletingLastPathComponent
+                try? AtomicFile.makeFolder(folder)
+                listener = try UnixListener(path: configuration.socketPath, group: Self.groupID(configuration.socketGroup))
+                logger.info("socket.listening", ["path": configuration.socketPath])
+            }
+        } catch {
+            logger.error("socket.failed", ["path": configuration.socketPath, "error": error])
+            return 1
+        }
+        var serverConfiguration = SocketServer.Configuration()
+        serverConfiguration.release = Self.release
+        serverConfiguration.maximumClients = configuration.maximumClients
+        serverConfiguration.trust = TrustPolicy(groupID: Self.groupID(configuration.socketGroup))
+        server = SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
+            await self.handle(request, from: peer)
+        }
+        server.start()
+        publisher.attach(server, roundForOthers: configuration.roundCoordinatesForOthers) { [self] update in
+            Task { await self.dataChanged(update) }
+        }
+        publishInitialData()
+        systemd.notify("READY=1")
+        logger.notice("daemon.ready", [
+            "places": index.count, "gpsd": configuration.gpsd?.description ?? "off",
+            "data": configuration.offline ? "offline" : configuration.endpoints.airQuality.absoluteString,
+        ])
+        updateStatus()
+
+        let locationTask = Task { await location.run() }
+        let eventsTask = Task { [self] in
+            for await event in location.events { self.locationEvent(event) }
+        }
+        let watchdogTask = Task { [systemd] in
+            guard let interval = systemd.watchdogInterval else { return }
+            while (try? await Task.sleep(for: interval)) != nil { systemd.notify("WATCHDOG=1") }
+        }
+        for await signal in signals {
+            if signal == SIGHUP {
+                switch reload() {
+                case .success(let newConfiguration): applyReload(newConfiguration)
+                case .failure(let error):
+                    logger.error("config.reload_failed", ["error": error, "kept": "the running configuration"])
+                }
+                continue
+            }
+            break
+        }
+        logger.notice("daemon.stopping", ["signal": "TERM"])
+        systemd.notify("STOPPING=1")
+        await pipeline?.stop()
+        server.stop()
+        locationTask.cancel()
+        eventsTask.cancel()
+        watchdogTask.cancel()
+        await locationTask.value
+        saveState()
+        // Let the socket thread send its goodbyes.
+        for _ in 0..<100 where server.clientCount > 0 { try? await Task.sleep(for: .milliseconds(20)) }
+        if inherited == nil { unlink(configuration.socketPath) }
+        logger.notice("daemon.stopped")
+        return 0
+    }
+
+    // MARK: Location
+
+    func locationEvent(_ event: LocationServiceEvent) {
+        switch event {
+        case .permission(let permission):
+            self.permission = permission
+            server.publish(ProtocolMessage.permission(permission))
+            logger.info("permission", ["state": permission.name, "message": permission.message])
+            publishLocation()
+        case .position(let update):
+            live = update
+            if state.lastPlace?.id != update.place.id {
+                state.lastPlace = update.place
+                saveState()
+            }
+            if state.selected == nil { publishLocation() }
+        case .fixLost:
+            break
+        case .fallback(let place):
+            live = place.map { LocationUpdate(place: $0, distance: 0, fix: nil) }
+            if state.selected == nil { publishLocation() }
+        }
+    }
+
+    /// The location shown: the selected city, else the machine's own.
+    var effective: LocationUpdate? {
+        state.selected.map { LocationUpdate(place: $0, distance: 0, fix: nil) } ?? live
+    }
+
+    func publishLocation() {
+        guard let update = effective else { return }
+        let fix = update.fix
+        let coordinate = fix?.coordinate ?? update.place.coordinate
+        func message(_ coordinate: Coordinate) -> JSONValue {
+            ProtocolMessage.location(
+                place: update.place, coordinate: coordinate, accuracy: fix?.horizontalAccuracy, source: update.source,
+                receivedAt: fix?.receivedWallTime, distance: fix == nil ? nil : update.distance, permission: permission)
+        }
+        let precise = message(coordinate)
+        server.publish(precise, others: configuration.roundCoordinatesForOthers ? message(coordinate.rounded(toDecimals: 2)) : nil)
+        statusLine.place = update.place.displayName
+        statusLine.source = fix.map { "\($0.source.rawValue) \($0.mode.title)" } ?? update.source
+        if publishedPlaceID != update.place.id {
+            publishedPlaceID = update.place.id
+            logger.info("place", ["name": update.place.displayName, "source": update.source])
+            if let pipeline {
+                let place = update.place
+                Task { await pipeline.fetchAllData(for: place) }
+            }
+        }
+        updateStatus()
+    }
+
+    // MARK: Data
+
+    func publishInitialData() {
+        for dataset in Dataset.allCases {
+            let status: DatasetStatus = configuration.offline
+                ? .offline : .loading
+            var message = DatasetMessage.empty(dataset, status: status)
+            if configuration.offline, case .object(var members) = message {
+                members.append(("reason", .string("web requests are off (--offline)")))
+                message = .object(members)
+            }
+            server.publish(message)
+        }
+    }
+
+    func dataChanged(_ update: DataUpdate) {
+        if case .air(let state) = update {
+            statusLine.aqi = state.report?.usAQI.map { "AQI \(Int($0.rounded()))" } ?? ""
+            updateStatus()
+        }
+    }
+
+    func updateStatus() {
+        let parts = [statusLine.place, statusLine.source, statusLine.aqi].filter { !$0.isEmpty }
+        systemd.notify("STATUS=" + (parts.isEmpty ? permission.message : parts.joined(separator: " · ")))
+    }
+
+    // MARK: State
+
+    func saveState() {
+        do {
+            try store.save(state)
+        } catch {
+            logger.error("state.write_failed", ["path": store.path, "error": error])
+        }
+    }
+
+    func applyReload(_ new: DaemonConfiguration) {
+        var changed: [String] = []
+        var needsRestart: [String] = []
+        if new.logLevel != configuration.logLevel { needsRestart.append("log_level") }
+        if new.fallbackCity != configuration.fallbackCity {
+            changed.append("fallback_city")
+            let fallback = Self.fallback(new, state, citySearch, index)
+            Task { await location.setFallback(fallback) }
+        }
+        var others = new
+        var current = configuration
+        others.fallbackCity = nil
+        current.fallbackCity = nil
+        others.logLevel = current.logLevel
+        if others != current { needsRestart.append("other settings") }
+        logger.notice("config.reloaded", [
+            "applied": changed.isEmpty ? "none" : changed.joined(separator: ","),
+            "restart_needed_for": needsRestart.isEmpty ? "none" : needsRestart.joined(separator: ","),
+        ])
+    }
+
+    // MARK: Helpers
+
+    static func fallback(_ configuration: DaemonConfiguration, _ state: UserState, _ search: CitySearch, _ index: PlacesIndex) -> Place? {
+        if let city = configuration.fallbackCity {
+            if let id = Int(city), let position = index.placeIndex(geonameID: id), let place = index.place(at: position) {
+                return place
+            }
+            if let match = search.search(city, limit: 1).first { return match.place }
+        }
+        return state.lastPlace ?? state.saved.first
+    }
+
+    static func googleKey(_ configuration: DaemonConfiguration, _ logger: Logger) -> String? {
+        if let key = configuration.googlePollenKey { return key }
+        guard let file = configuration.googlePollenKeyFile else { return nil }
+        guard let data = FileManager.default.contents(atPath: file),
+            let key = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty
+        else {
+            logger.warning("pollen.key_unreadable", ["file": file])
+            return nil
+        }
+        return key
+    }
+
+    static func groupID(_ name: String?) -> UInt32? {
+        guard let name else { return nil }
+        if let id = UInt32(name) { return id }
+        guard let group = getgrnam(name) else { return nil }
+        return group.pointee.gr_gid
+    }
+}
+
+/// Why the daemon could not start.
+public struct StartError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

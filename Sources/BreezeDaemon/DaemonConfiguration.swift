@@ -1,0 +1,170 @@
+public import BreezeGPSD
+public import BreezeWeb
+import Foundation
+
+/// Everything `breezed` can be told: defaults, then `/etc/breezed/breezed.conf`, then command-line flags.
+public struct DaemonConfiguration: Sendable, Equatable {
+    public static let defaultPath = "/etc/breezed/breezed.conf"
+
+    // [gpsd]
+    /// nil: gpsd is not used (`--no-gpsd`).
+    public var gpsd: GPSDAddress? = GPSDAddress()
+    // [geoclue]
+    public var geoclue = true
+    /// Act as GeoClue's agent for our own user (needs `breezed` in geoclue.conf's agent whitelist).
+    public var geoclueAgent = true
+    /// GeoClue accuracy level: 8 exact, 6 street, 5 city, 4 neighbourhood... (lower is a privacy option).
+    public var geoclueAccuracy = 8
+    // [location]
+    public var movementThreshold = 250.0
+    /// A city name or GeoNames id, used when no source gives positions and none was selected.
+    public var fallbackCity: String?
+    public var onlineReverseGeocoding = false
+    public var placesIndex: String?
+    // [data]
+    /// No web requests at all: location and place names only.
+    public var offline = false
+    public var endpoints = WebEndpoints()
+    public var googlePollenKey: String?
+    public var googlePollenKeyFile: String?
+    public var airRefresh = 3_600.0
+    public var pollenRefresh = 86_400.0
+    public var climateRefresh = 86_400.0
+    public var requestsPerHour = 500
+    // [socket]
+    public var socketPath = "/run/breezed/breezed.sock"
+    /// The group whose members may change state; nil: root and the daemon's own user only.
+    public var socketGroup: String?
+    /// Round coordinates to two decimals for peers outside the group.
+    public var roundCoordinatesForOthers = true
+    public var maximumClients = 1_024
+    // [daemon]
+    public var stateDirectory = "/var/lib/breezed"
+    public var cacheDirectory = "/var/cache/breezed"
+    public var logLevel = Logger.Level.info
+
+    public init() {}
+
+    /// Applies a configuration file over these values. Unknown sections or keys and bad values are errors with
+    /// the line.
+    public mutating func apply(_ file: ConfigurationFile) throws(ConfigurationError) {
+        for (section, entries) in file.sections.sorted(by: { $0.key < $1.key }) {
+            for (key, entry) in entries.sorted(by: { $0.value.line < $1.value.line }) {
+                do throws(ValueError) {
+                    try set(section: section, key: key, entry.value)
+                } catch {
+                    throw ConfigurationError(file: file.name, line: entry.line, "\(section.isEmpty ? "" : "[\(section)] ")\(key): \(error.message)")
+                }
+            }
+        }
+    }
+
+    struct ValueError: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    mutating func set(section: String, key: String, _ value: String) throws(ValueError) {
+        switch (section, key) {
+        case ("gpsd", "enabled"): if !(try Self.bool(value)) { gpsd = nil } else if gpsd == nil { gpsd = GPSDAddress() }
+        case ("gpsd", "address"):
+            guard let address = GPSDAddress(value) else { throw ValueError("expected HOST:PORT, found \"\(value)\"") }
+            gpsd = address
+        case ("geoclue", "enabled"): geoclue = try Self.bool(value)
+        case ("geoclue", "agent"): geoclueAgent = try Self.bool(value)
+        case ("geoclue", "accuracy"): geoclueAccuracy = try Self.integer(value, in: 0...8)
+        case ("location", "movement_threshold"): movementThreshold = try Self.number(value, in: 0...100_000)
+        case ("location", "fallback_city"): fallbackCity = value.isEmpty ? nil : value
+        case ("location", "online_reverse_geocoding"): onlineReverseGeocoding = try Self.bool(value)
+        case ("location", "places_index"): placesIndex = value.isEmpty ? nil : value
+        case ("data", "offline"): offline = try Self.bool(value)
+        case ("data", "api_base"): endpoints = WebEndpoints(base: try Self.url(value))
+        case ("data", "air_quality_url"): endpoints.airQuality = try Self.url(value)
+        case ("data", "archive_url"): endpoints.archive = try Self.url(value)
+        case ("data", "forecast_url"): endpoints.forecast = try Self.url(value)
+        case ("data", "geocoding_url"): endpoints.geocoding = try Self.url(value)
+        case ("data", "google_pollen_url"): endpoints.googlePollen = try Self.url(value)
+        case ("data", "nominatim_url"): endpoints.nominatim = try Self.url(value)
+        case ("data", "google_pollen_key"): googlePollenKey = value.isEmpty ? nil : value
+        case ("data", "google_pollen_key_file"): googlePollenKeyFile = value.isEmpty ? nil : value
+        case ("data", "air_refresh"): airRefresh = try Self.duration(value)
+        case ("data", "pollen_refresh"): pollenRefresh = try Self.duration(value)
+        case ("data", "climate_refresh"): climateRefresh = try Self.duration(value)
+        case ("data", "requests_per_hour"): requestsPerHour = try Self.integer(value, in: 1...4_000)
+        case ("socket", "path"): socketPath = try Self.path(value)
+        case ("socket", "group"): socketGroup = value.isEmpty ? nil : value
+        case ("socket", "round_coordinates"): roundCoordinatesForOthers = try Self.bool(value)
+        case ("socket", "max_clients"): maximumClients = try Self.integer(value, in: 1...65_536)
+        case ("daemon", "state_dir"): stateDirectory = try Self.path(value)
+        case ("daemon", "cache_dir"): cacheDirectory = try Self.path(value)
+        case ("daemon", "log_level"):
+            guard let level = Logger.Level(name: value) else {
+                throw ValueError("expected error, warning, notice, info or debug, found \"\(value)\"")
+            }
+            logLevel = level
+        default:
+            let known = Self.knownKeys[section].map { ": known keys are \($0.joined(separator: ", "))" }
+                ?? ": known sections are gpsd, geoclue, location, data, socket, daemon"
+            throw ValueError("unknown setting\(known)")
+        }
+    }
+
+    static let knownKeys: [String: [String]] = [
+        "gpsd": ["enabled", "address"], "geoclue": ["enabled", "agent", "accuracy"],
+        "location": ["movement_threshold", "fallback_city", "online_reverse_geocoding", "places_index"],
+        "data": ["offline", "api_base", "air_quality_url", "archive_url", "forecast_url", "geocoding_url",
+                 "google_pollen_url", "nominatim_url", "google_pollen_key", "google_pollen_key_file", "air_refresh",
+                 "pollen_refresh", "climate_refresh", "requests_per_hour"],
+        "socket": ["path", "group", "round_coordinates", "max_clients"],
+        "daemon": ["state_dir", "cache_dir", "log_level"],
+    ]
+
+    static func bool(_ value: String) throws(ValueError) -> Bool {
+        switch value.lowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: throw ValueError("expected true or false, found \"\(value)\"")
+        }
+    }
+
+    static func integer(_ value: String, in range: ClosedRange<Int>) throws(ValueError) -> Int {
+        guard let number = Int(value), range.contains(number) else {
+            throw ValueError("expected a whole number from \(range.lowerBound) to \(range.upperBound), found \"\(value)\"")
+        }
+        return number
+    }
+
+    static func number(_ value: String, in range: ClosedRange<Double>) throws(ValueError) -> Double {
+        guard let number = Double(value), number.isFinite, range.contains(number) else {
+            throw ValueError("expected a number from \(range.lowerBound) to \(range.upperBound), found \"\(value)\"")
+        }
+        return number
+    }
+
+    /// Seconds, or a number with `s`, `m`, `h` or `d`.
+    static func duration(_ value: String) throws(ValueError) -> Double {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        var text = value.lowercased()
+        var scale = 1.0
+        if let last = text.last, let unit = units[last] {
+            scale = unit
+            text.removeLast()
+        }
+        guard let number = Double(text), number.isFinite, number * scale >= 60, number * scale <= 7 * 86_400 else {
+            throw ValueError("expected a duration from 1m to 7d such as 30m or 1h, found \"\(value)\"")
+        }
+        return number * scale
+    }
+
+    static func url(_ value: String) throws(ValueError) -> URL {
+        guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil
+        else { throw ValueError("expected an http:// or https:// URL, found \"\(value)\"") }
+        return url
+    }
+
+    static func path(_ value: String) throws(ValueError) -> String {
+        guard value.hasPrefix("/") else { throw ValueError("expected an absolute path, found \"\(value)\"") }
+        return value
+    }
+}

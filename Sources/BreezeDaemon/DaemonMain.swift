@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `breezed`'s entry: parse flags, load the configuration, run the daemon. Exit status 0 on a clean stop,
+/// 64 for a bad command line, 78 for a bad configuration, 1 when it cannot start.
+public enum DaemonMain {
+    public static func run(_ arguments: [String]) async -> Int32 {
+        let options: DaemonOptions
+        do {
+            options = try DaemonOptions.parse(Array(arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("breezed: \(error.message)\nRun 'breezed --help' for the options.\n".utf8))
+            return 64
+        }
+        switch options.action {
+        case .help:
+            FileHandle.standardOutput.write(Data(DaemonOptions.usage.utf8))
+            return 0
+        case .version:
+            FileHandle.standardOutput.write(Data("breezed \(Daemon.release)\n".utf8))
+            return 0
+        case .run:
+            break
+        }
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try options.configuration()
+        } catch {
+            Logger().error("config.invalid", ["error": error.description])
+            return 78
+        }
+        let logger = Logger(level: configuration.logLevel)
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(configuration: configuration, logger: logger)
+        } catch {
+            logger.error("daemon.cannot_start", ["error": error.description])
+            return 1
+        }
+        return await daemon.run {
+            do throws(ConfigurationError) {
+                return .success(try options.configuration())
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+}

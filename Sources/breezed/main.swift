@@ -1,0 +1,4 @@
+import Foundation
+import BreezeDaemon
+
+exit(await DaemonMain.run(CommandLine.arguments))
