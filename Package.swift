@@ -52,6 +52,9 @@ let package = Package(
                 "BreezeProtocol", "BreezeServer",
             ]),
         .executableTarget(name: "breezed", dependencies: ["BreezeDaemon"]),
+        // breezectl: the command line, over the socket protocol only.
+        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol"]),
+        .executableTarget(name: "breezectl", dependencies: ["BreezeCLI"]),
 
         // Tools.
         .executableTarget(

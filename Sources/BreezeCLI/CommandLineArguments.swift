@@ -1,0 +1,69 @@
+/// breezectl's command line, parsed: global options, the subcommand and its arguments.
+struct CommandLineArguments {
+    var socket: String?
+    var json = false
+    var units: String?
+    var format: String?
+    var waybar = false
+    var help = false
+    var version = false
+    var subcommand: Subcommand?
+    var positional: [String] = []
+
+    /// Options may come before or after the subcommand. A negative number is a value, never an option
+    /// (`breezectl lookup -33.8688 151.2093`); `--` ends the options.
+    static func parse(_ arguments: [String]) throws(CLIError) -> CommandLineArguments {
+        var parsed = CommandLineArguments()
+        var remaining = arguments[...]
+        var optionsEnded = false
+        func value(_ flag: String) throws(CLIError) -> String {
+            guard let value = remaining.popFirst() else { throw CLIError(.usage, "\(flag) needs a value") }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            let isOption = !optionsEnded && argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil
+            if isOption {
+                var flag = argument
+                if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                    flag = String(argument[..<equals])
+                    remaining.insert(String(argument[argument.index(after: equals)...]), at: remaining.startIndex)
+                }
+                switch flag {
+                case "--": optionsEnded = true
+                case "--socket": parsed.socket = try value(flag)
+                case "--json": parsed.json = true
+                case "--units":
+                    let unit = try value(flag).lowercased()
+                    guard ["c", "f"].contains(unit) else { throw CLIError(.usage, "--units is c or f, not \"\(unit)\"") }
+                    parsed.units = unit
+                case "--format": parsed.format = try value(flag)
+                case "--waybar": parsed.waybar = true
+                case "-h", "--help": parsed.help = true
+                case "--version": parsed.version = true
+                default: throw CLIError(.usage, "unknown option \"\(argument)\"")
+                }
+                continue
+            }
+            if parsed.subcommand == nil {
+                if argument == "help" {
+                    parsed.help = true
+                    if let next = remaining.first, let subcommand = Subcommand(rawValue: next) {
+                        parsed.subcommand = subcommand
+                        remaining.removeFirst()
+                    }
+                    continue
+                }
+                guard let subcommand = Subcommand(rawValue: argument) else {
+                    throw CLIError(.usage, "unknown subcommand \"\(argument)\"")
+                }
+                parsed.subcommand = subcommand
+            } else {
+                parsed.positional.append(argument)
+            }
+        }
+        if (parsed.format != nil || parsed.waybar) && parsed.subcommand != .watch && !parsed.help {
+            throw CLIError(.usage, "--format and --waybar go with watch")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,138 @@
+import BreezeCore
+import BreezeProtocol
+import Foundation
+
+/// Turns the daemon's objects into text for people: the status dashboard and the per-dataset views.
+struct Dashboard {
+    var unit: TemperatureUnit
+    var color: Bool
+    var now: Double = Date().timeIntervalSince1970
+
+    func location(_ message: JSONValue?, permission: JSONValue?) -> [String] {
+        var lines: [String] = []
+        if let message, let name = message["name"]?.stringValue {
+            let source = message["source"]?.stringValue ?? "?"
+            lines.append(bold(name) + dim(" · \(source)"))
+            if let latitude = message["latitude"]?.numberValue, let longitude = message["longitude"]?.numberValue {
+                var detail = String(format: "%.5f, %.5f", latitude, longitude)
+                if let accuracy = message["accuracy"]?.numberValue { detail += String(format: " ±%.0f m", accuracy) }
+                if let distance = message["distance_m"]?.numberValue { detail += String(format: " · %.1f km from the centre", distance / 1000) }
+                lines.append("  " + detail)
+            }
+        } else {
+            lines.append("No place yet")
+        }
+        if let permission {
+            let state = permission["state"]?.stringValue ?? "?"
+            lines.append("  Location: \(state) — \(permission["message"]?.stringValue ?? "")")
+            if let hint = permission["hint"]?.stringValue { lines.append("  Hint: \(hint)") }
+        }
+        return lines
+    }
+
+    func air(_ message: JSONValue?) -> [String] {
+        guard let message else { return ["Air quality: no data yet"] }
+        var lines = ["Air quality " + stateText(message)]
+        guard let aqi = message["us_aqi"]?.numberValue else { return lines }
+        let label = message["label"]?.stringValue ?? ""
+        let emoji = message["emoji"]?.stringValue ?? ""
+        let colour = message["color"]?.stringValue
+        lines.append("  " + paint("AQI \(Int(aqi)) \(emoji) \(label)", hex: colour) + dim(" — \(message["summary"]?.stringValue ?? "")"))
+        if case .array(let pollutants)? = message["pollutants"] {
+            for pollutant in pollutants {
+                let symbol = (pollutant["symbol"]?.stringValue ?? "").padding(toLength: 6, withPad: " ", startingAt: 0)
+                let value = pollutant["value"]?.numberValue.map { String(format: "%7.1f µg/m³", $0) } ?? "      — µg/m³"
+                let status = pollutant["status"]?.stringValue ?? "no value"
+                lines.append("  \(symbol)\(value)  \(statusWord(status))")
+            }
+        }
+        return lines
+    }
+
+    func pollen(_ message: JSONValue?) -> [String] {
+        guard let message else { return ["Pollen: no data yet"] }
+        var lines = ["Pollen " + stateText(message)]
+        if let provider = message["provider"]?.stringValue { lines[0] += dim(" · \(provider)") }
+        if case .array(let entries)? = message["entries"] {
+            for entry in entries {
+                let name = (entry["name"]?.stringValue ?? "").padding(toLength: 10, withPad: " ", startingAt: 0)
+                var text = "  \(name)\(entry["level_name"]?.stringValue ?? "—")"
+                if let grains = entry["grains"]?.numberValue { text += dim(String(format: " (%.1f grains/m³)", grains)) }
+                lines.append(text)
+            }
+        }
+        return lines
+    }
+
+    func climate(_ message: JSONValue?) -> [String] {
+        guard let message else { return ["Climate: no data yet"] }
+        var lines = ["Climate " + stateText(message)]
+        guard case .array(let points)? = message["points"], !points.isEmpty else { return lines }
+        let values = points.compactMap { $0["max_c"]?.numberValue }
+        let low = values.min() ?? 0
+        let high = values.max() ?? 0
+        let bars = Array("▁▂▃▄▅▆▇█")
+        if let month = message["month"]?.numberValue, let day = message["day"]?.numberValue {
+            lines.append("  Maximum temperature on \(Self.monthNames[max(0, min(11, Int(month) - 1))]) \(Int(day)):")
+        }
+        for point in points {
+            guard let year = point["year"]?.numberValue, let celsius = point["max_c"]?.numberValue else { continue }
+            let level = high > low ? Int(((celsius - low) / (high - low) * 7).rounded()) : 3
+            let temperature = Temperature(celsius: celsius).formatted(unit)
+            lines.append("  \(Int(year))  \(String(repeating: bars[level], count: 1 + level))  \(temperature)")
+        }
+        if let change = message["change_c"]?.numberValue, let first = points.first?["year"]?.numberValue {
+            let text = Temperature(celsius: change).formattedChange(since: Temperature(celsius: 0), in: unit)
+            lines.append("  Change since \(Int(first)): \(text)")
+        }
+        return lines
+    }
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                             "October", "November", "December"]
+
+    /// "(fresh, 4 min old)", "(stale, 2 h old: transport: …)", "(unavailable: …)".
+    func stateText(_ message: JSONValue) -> String {
+        let state = message["state"]?.stringValue ?? "?"
+        var parts = [state]
+        if let age = age(of: message) { parts[0] += ", \(age) old" }
+        if let reason = message["reason"]?.stringValue { parts.append(reason) }
+        return dim("(" + parts.joined(separator: ": ") + ")")
+    }
+
+    /// The age from `fetched`, counted now rather than when the daemon sent it.
+    func age(of message: JSONValue) -> String? {
+        guard let fetched = message["fetched"]?.stringValue, let time = Self.parse(fetched) else { return nil }
+        let seconds = max(0, now - time)
+        if seconds < 90 { return "\(Int(seconds)) s" }
+        if seconds < 5_400 { return "\(Int((seconds / 60).rounded())) min" }
+        if seconds < 172_800 { return "\(Int((seconds / 3_600).rounded())) h" }
+        return "\(Int((seconds / 86_400).rounded())) days"
+    }
+
+    static func parse(_ timestamp: String) -> Double? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: timestamp)?.timeIntervalSince1970
+    }
+
+    // MARK: Colour (only on a terminal, never with NO_COLOR)
+
+    func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+
+    func paint(_ text: String, hex: String?) -> String {
+        guard color, let hex, hex.count == 7, let value = UInt32(hex.dropFirst(), radix: 16) else { return text }
+        return "\u{1B}[1;38;2;\(value >> 16);\((value >> 8) & 0xFF);\(value & 0xFF)m\(text)\u{1B}[0m"
+    }
+
+    func statusWord(_ status: String) -> String {
+        guard color else { return status }
+        switch status {
+        case "good": return "\u{1B}[32m\(status)\u{1B}[0m"
+        case "moderate": return "\u{1B}[33m\(status)\u{1B}[0m"
+        case "unhealthy": return "\u{1B}[31m\(status)\u{1B}[0m"
+        default: return status
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import BreezeProtocol
+import Foundation
+
+/// One line per update for `watch`: plain text, a `--format` template, or Waybar's JSON.
+enum WatchLine {
+    static func text(_ className: String, _ message: JSONValue, _ dashboard: Dashboard) -> String {
+        let time = timestamp()
+        switch className {
+        case "LOCATION":
+            return "\(time) LOCATION \(message["name"]?.stringValue ?? "?") (\(message["source"]?.stringValue ?? "?"))"
+        case "PERMISSION":
+            return "\(time) PERMISSION \(message["state"]?.stringValue ?? "?"): \(message["message"]?.stringValue ?? "")"
+        case "AIR":
+            if let aqi = message["us_aqi"]?.numberValue {
+                return "\(time) AIR AQI \(Int(aqi)) \(message["label"]?.stringValue ?? "") \(dashboard.stateText(message))"
+            }
+            return "\(time) AIR \(dashboard.stateText(message))"
+        default:
+            return "\(time) \(className) \(dashboard.stateText(message))"
+        }
+    }
+
+    static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: Date())
+    }
+
+    /// The values `--format` and `--waybar` draw on, from the newest object of each class.
+    static func fields(_ latest: [String: JSONValue]) -> [String: String] {
+        var fields: [String: String] = [:]
+        func text(_ value: JSONValue?) -> String? {
+            switch value {
+            case .string(let text)?: text
+            case .number(let number)?: number == number.rounded() ? String(Int(number)) : String(number)
+            case .bool(let flag)?: String(flag)
+            default: nil
+            }
+        }
+        if let location = latest["LOCATION"] {
+            for key in ["name", "city", "country", "country_code", "admin1", "source", "latitude", "longitude"] {
+                fields[key] = text(location[key]) ?? ""
+            }
+        }
+        fields["state"] = text(latest["PERMISSION"]?["state"]) ?? ""
+        if let air = latest["AIR"] {
+            fields["aqi"] = text(air["us_aqi"]) ?? "?"
+            fields["aqi_label"] = text(air["label"]) ?? ""
+            fields["emoji"] = text(air["emoji"]) ?? ""
+            fields["category"] = text(air["category"]) ?? ""
+            fields["air_state"] = text(air["state"]) ?? ""
+            if case .array(let pollutants)? = air["pollutants"] {
+                for pollutant in pollutants {
+                    if let code = text(pollutant["code"]) { fields[code] = text(pollutant["value"]) ?? "" }
+                }
+            }
+        }
+        if let pollen = latest["POLLEN"] {
+            fields["pollen"] = text(pollen["highest"]) ?? ""
+        }
+        return fields
+    }
+
+    /// Replaces `{key}` with its value (unknown keys become empty).
+    static func format(_ template: String, _ latest: [String: JSONValue]) -> String {
+        let fields = fields(latest)
+        var output = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            output += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            output += fields[String(rest[rest.index(after: open)..<close])] ?? ""
+            rest = rest[rest.index(after: close)...]
+        }
+        return output + rest
+    }
+
+    /// Waybar's custom-module JSON: text, tooltip, and a class for styling (the AQI category).
+    static func waybar(_ latest: [String: JSONValue]) -> String {
+        let fields = fields(latest)
+        var text = fields["city"] ?? "…"
+        if let aqi = fields["aqi"], aqi != "?" { text = "\(fields["emoji"] ?? "") \(aqi) \(text)" }
+        var tooltip = [fields["name"] ?? "No place yet"]
+        if let aqi = fields["aqi"] { tooltip.append("AQI \(aqi) \(fields["aqi_label"] ?? "")") }
+        if let state = fields["state"], !state.isEmpty { tooltip.append("Location: \(state)") }
+        let category = fields["category"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown"
+        return JSONValue.object([
+            ("text", .string(text.trimmingCharacters(in: .whitespaces))),
+            ("tooltip", .string(tooltip.joined(separator: "\n"))), ("class", .string(category)),
+        ]).encoded()
+    }
+}

@@ -1,0 +1,4 @@
+import BreezeCLI
+import Foundation
+
+exit(BreezeCTL.main(Array(CommandLine.arguments.dropFirst())))
