@@ -80,6 +80,9 @@ let package = Package(
         ),
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
+        .testTarget(
+            name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],
+            exclude: ["Expected"]),
         .testTarget(name: "BreezeWebTests", dependencies: ["BreezeWeb", "BreezeCore", "BreezeTestSupport"]),
         .testTarget(
             name: "BreezeDataTests", dependencies: ["BreezeData", "BreezeWeb", "BreezeCore", "BreezeTestSupport"]),

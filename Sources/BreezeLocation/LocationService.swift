@@ -56,6 +56,10 @@ public actor LocationService {
                     }
                 }
             }
+            // With no sources (or once they end) the service still answers the switch and the fallback city.
+            group.addTask {
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(86_400)) }
+            }
         }
         continuation.finish()
     }

@@ -47,7 +47,28 @@ struct LocationServiceHarness {
     }
 }
 
-/// The number of open descriptors of this process.
-func openDescriptorCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+/// The descriptors of this process that are TCP sockets connected to `port` on this machine.
+///
+/// Counting every open descriptor would also count what other tests running at the same time open (pipes to
+/// children, sockets): the sockets to one gpsd port are this test's alone.
+func socketsConnected(toPort port: Int) -> Int {
+    let hexPort = String(format: ":%04X", port)
+    var inodes: Set<String> = []
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+            guard fields.count > 9, fields[2].hasSuffix(hexPort) else { continue }
+            inodes.insert(String(fields[9]))
+        }
+    }
+    let folder = "/proc/self/fd"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { name in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)"),
+            target.hasPrefix("socket:[")
+        else { return false }
+        return inodes.contains(String(target.dropFirst(8).dropLast()))
+    }.count
 }

@@ -11,20 +11,21 @@ public enum ChildProcess {
     ///
     /// - Parameter output: where the child's standard output goes (discarded by default).
     public static func launch(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], output: Pipe? = nil
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], output: Pipe? = nil,
+        errorOutput: Pipe? = nil, wrapper: String = resetSignalsAndExec
     ) async throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", resetSignalsAndExec, executable] + arguments
+        process.arguments = ["-c", wrapper, executable] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         if let output { process.standardOutput = output } else { process.standardOutput = FileHandle.nullDevice }
-        process.standardError = FileHandle.nullDevice
+        if let errorOutput { process.standardError = errorOutput } else { process.standardError = FileHandle.nullDevice }
         try await DescriptorGate.shared.spawning { try process.run() }
         return process
     }
 
-    static let resetSignalsAndExec = "import os, signal, sys\n"
+    public static let resetSignalsAndExec = "import os, signal, sys\n"
         + "signal.pthread_sigmask(signal.SIG_SETMASK, [])\n"
         + "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
         + "os.execv(sys.argv[1], sys.argv[1:])\n"

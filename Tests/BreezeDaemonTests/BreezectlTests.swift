@@ -1,0 +1,70 @@
+import BreezeTestSupport
+import Foundation
+import Testing
+
+/// breezectl's help against stored text, and its exit codes.
+@Suite(.enabled(if: BreezedProcess.isAvailable, "needs the release build (scripts/test builds it)"))
+struct BreezectlTests {
+    static let expected = BreezedProcess.root + "/Tests/BreezeDaemonTests/Expected"
+
+    @Test(arguments: [
+        (["--help"], "breezectl-help.txt"), (["help", "watch"], "breezectl-help-watch.txt"),
+        (["lookup", "--help"], "breezectl-help-lookup.txt"),
+    ])
+    func helpMatchesTheStoredText(arguments: [String], file: String) async throws {
+        let result = try await BreezedProcess.breezectl(arguments)
+        let stored = try String(contentsOfFile: Self.expected + "/" + file, encoding: .utf8)
+        #expect(result.status == 0)
+        #expect(result.output == stored)
+    }
+
+    @Test(arguments: [
+        ([], "a subcommand is needed"), (["fly"], "unknown subcommand"), (["where", "--colour"], "unknown option"),
+        (["lookup", "46.5"], "usage: breezectl lookup"), (["lookup", "north", "east"], "two numbers"),
+        (["location", "maybe"], "on or off"), (["search", "Z"], "at least 2 characters"),
+        (["--units", "k", "status"], "--units is c or f"), (["air", "--waybar"], "go with watch"),
+    ])
+    func usageErrorsExit64WithAHint(arguments: [String], message: String) async throws {
+        let result = try await BreezedProcess.breezectl(["--socket", "/nonexistent/breezed.sock"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.errors.contains(message), "\(result.errors)")
+        #expect(result.errors.contains("breezectl --help"))
+    }
+
+    @Test func anUnreachableDaemonExits69AndSaysWhichSocket() async throws {
+        let result = try await BreezedProcess.breezectl(["--socket", "/nonexistent/breezed.sock", "where"])
+        #expect(result.status == 69)
+        #expect(result.errors.contains("/nonexistent/breezed.sock"))
+        #expect(result.errors.contains("is breezed running"))
+        let fromEnvironment = try await BreezedProcess.breezectl(["status"], environment: ["BREEZE_SOCKET": "/nonexistent/env.sock"])
+        #expect(fromEnvironment.status == 69)
+        #expect(fromEnvironment.errors.contains("/nonexistent/env.sock"))
+    }
+
+    @Test func versionPrintsTheRelease() async throws {
+        let result = try await BreezedProcess.breezectl(["--version"])
+        #expect(result.status == 0)
+        #expect(result.output == "breezectl 0.1.0\n")
+    }
+
+    @Test func watchPrintsFormattedLinesAndWaybarJSON() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let format = try await watchLines(daemon, ["watch", "--format", "{city} ({country_code}) {state}"], count: 1)
+        #expect(format.contains { $0.hasPrefix("Bern (CH)") }, "\(format)")
+        let waybar = try await watchLines(daemon, ["watch", "--waybar"], count: 1)
+        let first = try #require(waybar.last)
+        let object = try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]
+        #expect(object?["text"] != nil && object?["tooltip"] != nil && object?["class"] != nil, "\(first)")
+        await daemon.stop()
+    }
+
+    /// Runs `breezectl watch …` until it has printed `count` lines that mention the place, then stops it.
+    private func watchLines(_ daemon: BreezedProcess, _ arguments: [String], count: Int) async throws -> [String] {
+        let output = Pipe()
+        let process = try await ChildProcess.launch(BreezedProcess.breezectl, ["--socket", daemon.socket] + arguments, output: output)
+        try await Task.sleep(for: .milliseconds(700))
+        process.terminate()
+        let data = await onDedicatedThread { output.fileHandleForReading.readDataToEndOfFile() }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
