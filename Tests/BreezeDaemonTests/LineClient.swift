@@ -12,8 +12,14 @@ final class LineClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
 
+    /// Connects, retrying for a few seconds: a daemon may have bound its socket file a moment before listening.
     init?(path: String, timeout: Int = 10) {
-        guard let fd = UnixSocket.connect(to: path) else { return nil }
+        var connected = UnixSocket.connect(to: path)
+        for _ in 0..<100 where connected == nil {
+            usleep(50_000)
+            connected = UnixSocket.connect(to: path)
+        }
+        guard let fd = connected else { return nil }
         self.fd = fd
         var time = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))

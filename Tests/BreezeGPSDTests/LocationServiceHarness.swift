@@ -55,7 +55,9 @@ func socketsConnected(toPort port: Int) -> Int {
     let hexPort = String(format: ":%04X", port)
     var inodes: Set<String> = []
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        // Read to the end: procfs files report size 0, and a busy machine's table spans many pages.
+        guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile() else { continue }
+        let text = String(decoding: data, as: UTF8.self)
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode

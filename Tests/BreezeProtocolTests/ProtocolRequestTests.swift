@@ -82,7 +82,11 @@ import Testing
         let parsed = try JSONValue.parse(ProtocolMessage.place(adelboden, distance: 1_234.4).encoded())
         #expect(parsed["class"] == .string("PLACE"))
         #expect(parsed["distance_m"] == .number(1_234))
-        #expect(parsed["id"] == .number(2661881))
+        #expect(parsed["geoname_id"] == .number(2661881))
+        // "id" belongs to the request a place answers: a reply keeps the place's own id apart from it.
+        let reply = try JSONValue.parse(ProtocolMessage.reply(ProtocolMessage.place(adelboden, distance: nil), id: .number(7)).encoded())
+        #expect(reply["id"] == .number(7))
+        #expect(reply["geoname_id"] == .number(2661881))
     }
 
     @Test func repliesAndErrorsEchoTheRequestId() throws {
