@@ -74,6 +74,11 @@ let package = Package(
             path: "bench/ServerBench"
         ),
         .executableTarget(
+            name: "daemon-bench",
+            dependencies: ["BreezeTestSupport"],
+            path: "bench/DaemonBench"
+        ),
+        .executableTarget(
             name: "gpsd-idle-bench",
             dependencies: ["BreezeGPSD", "BreezeTestSupport"],
             path: "bench/GPSDIdle"

@@ -1,0 +1,175 @@
+// breezed as a service would run: start-up to READY=1, resident memory over a long replay, CPU while idle.
+//
+//   daemon-bench [--replay-minutes N] [--idle-seconds N]
+//
+// Run in release mode (scripts/bench). Figures from one run on a shared machine; compare them with each other.
+import BreezeTestSupport
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Double) -> Double {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let value = Double(arguments[index + 1])
+    else { return fallback }
+    return value
+}
+let replayMinutes = option("--replay-minutes", 4)
+let idleSeconds = option("--idle-seconds", 60)
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+let breezed = root + "/.build/release/breezed"
+let drive = root + "/data/drives/adelboden-frutigen.nmea"
+
+func folder() -> String {
+    let path = NSTemporaryDirectory() + "breeze-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+final class NotifySocket {
+    let path: String
+    let fd: Int32
+
+    init(in folder: String) {
+        path = folder + "/notify"
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (i, byte) in path.utf8.enumerated() { buffer[i] = byte }
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+
+    /// Waits for a datagram containing `text`; returns when it came.
+    func wait(for text: String, timeout: Double = 20) -> ContinuousClock.Instant? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 100) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0, String(decoding: buffer[..<count], as: UTF8.self).contains(text) { return .now }
+        }
+        return nil
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+}
+
+/// Starts breezed directly (no wrapper, so start-up is breezed's alone) with NOTIFY_SOCKET set.
+func start(_ extra: [String], notify: NotifySocket, in folder: String) throws -> (Process, ContinuousClock.Instant) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: breezed)
+    process.arguments = ["--socket", folder + "/s.sock", "--state-dir", folder + "/state", "--cache-dir", folder + "/cache",
+                         "--no-geoclue", "--log-level", "warning"] + extra
+    process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
+    process.standardError = FileHandle.nullDevice
+    let started = ContinuousClock.now
+    try process.run()
+    return (process, started)
+}
+
+func stop(_ process: Process) {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+// 1. Start-up to READY=1 (index mapped, state loaded, socket listening), ten starts.
+var startups: [Double] = []
+for _ in 0..<10 {
+    let work = folder()
+    let notify = NotifySocket(in: work)
+    let (process, started) = try start(["--no-gpsd", "--offline", "--fallback-city", "Bern"], notify: notify, in: work)
+    if let ready = notify.wait(for: "READY=1") { startups.append(milliseconds(ready - started)) }
+    stop(process)
+}
+startups.sort()
+print(String(format: "start-up to READY=1, 10 starts: median %.1f ms, max %.1f ms (target ≤ 250 ms, goal 100 ms)",
+             startups[startups.count / 2], startups.last ?? .nan))
+
+// 2. Idle CPU: a laptop without a receiver (gpsd configured but not running: breezed retries with backoff), and
+//    with gpsd off; data offline so no network is needed.
+for (label, extra) in [("gpsd configured, not running", ["--gpsd", "127.0.0.1:\(GPSFake.freePort())"]),
+                       ("no location source", ["--no-gpsd"])] {
+    let work = folder()
+    let notify = NotifySocket(in: work)
+    let (process, _) = try start(extra + ["--offline", "--fallback-city", "Bern"], notify: notify, in: work)
+    _ = notify.wait(for: "READY=1")
+    try await Task.sleep(for: .seconds(2))
+    let before = ProcessMemory.cpuSeconds(pid: process.processIdentifier) ?? .nan
+    try await Task.sleep(for: .seconds(idleSeconds))
+    let after = ProcessMemory.cpuSeconds(pid: process.processIdentifier) ?? .nan
+    print(String(format: "CPU while idle for %.0f s (%@): %.2f s (target ≤ 0.1 s)", idleSeconds, label, after - before))
+    stop(process)
+}
+
+// 3. Memory over a long replay: the shipped drive looped fast (100 epochs a second; each loop crosses from
+//    Adelboden to Frutigen and jumps back, so places and data fetches change all the time), data from the loopback
+//    fixture, 100 watchers connected.
+let port = GPSFake.freePort()
+let gpsd = try await GPSFake(log: drive, port: port, once: false, interval: 0.005)
+let fixture = try await WebFixture()
+let work = folder()
+let notify = NotifySocket(in: work)
+let (process, _) = try start(["--gpsd", "127.0.0.1:\(port)", "--api-base", fixture.baseURL.absoluteString],
+                             notify: notify, in: work)
+_ = notify.wait(for: "READY=1")
+var watchers: [Int32] = []
+for _ in 0..<100 {
+    guard let fd = UnixSocket.connect(to: work + "/s.sock") else { continue }
+    let request = Array("{\"command\":\"watch\"}\n".utf8)
+    _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    watchers.append(fd)
+}
+// The watchers read and discard in the background, as status bars would.
+let watcherDescriptors = watchers
+let drain = Thread {
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        var entries = watcherDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&entries, nfds_t(entries.count), 1000) >= 0 else { return }
+        for entry in entries where entry.revents != 0 {
+            if buffer.withUnsafeMutableBytes({ recv(entry.fd, $0.baseAddress, $0.count, 0) }) <= 0 { return }
+        }
+    }
+}
+drain.start()
+var samples: [(Double, Int)] = []
+let replayStart = ContinuousClock.now
+let total = replayMinutes * 60
+while milliseconds(ContinuousClock.now - replayStart) / 1000 < total {
+    try await Task.sleep(for: .seconds(5))
+    let elapsed = milliseconds(ContinuousClock.now - replayStart) / 1000
+    samples.append((elapsed, ProcessMemory.residentBytes(pid: process.processIdentifier)))
+}
+let cpu = ProcessMemory.cpuSeconds(pid: process.processIdentifier) ?? .nan
+stop(process)
+await gpsd.stop()
+fixture.stop()
+let half = samples.count / 2
+let mib = { (bytes: Int) in Double(bytes) / 1_048_576 }
+let firstHalfMax = samples[..<half].map(\.1).max() ?? 0
+let secondHalf = samples[half...].map(\.1)
+let epochs = Int(total * 100)
+print(String(format: "replay of %.0f min at ~100 epochs/s (~%d epochs, %.1f h at 1 Hz), 100 watchers:", replayMinutes,
+             epochs, Double(epochs) / 3600))
+print(String(format: "  resident memory: first half max %.1f MiB; second half from %.1f to %.1f MiB (max %.1f MiB); "
+             + "target ≤ 40 MiB, goal 20 MiB, no growth in the second half", mib(firstHalfMax),
+             mib(secondHalf.first ?? 0), mib(secondHalf.last ?? 0), mib(secondHalf.max() ?? 0)))
+print(String(format: "  CPU over the replay: %.1f s", cpu))
+print("  samples (s, MiB): " + samples.map { String(format: "%.0f:%.1f", $0.0, mib($0.1)) }.joined(separator: " "))
