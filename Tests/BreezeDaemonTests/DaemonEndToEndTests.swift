@@ -241,4 +241,40 @@ struct DaemonEndToEndTests {
         #expect(change.errors.contains("changes breezed's state"))
         await daemon.stop()
     }
+
+    /// What systemd/breezed.service asks of the daemon, applied without systemd (Tests/Fixtures/hardened-exec.py):
+    /// a read-only system but for its folders, no new privileges, memory-deny-write-execute and the system-call
+    /// filter. The daemon must still name places, fetch data and stop cleanly.
+    @Test(.enabled(if: getuid() == 0, "needs root for a mount namespace and seccomp"))
+    func runsUnderTheUnitsRestrictions() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        let folder = try BreezedProcess.makeFolder()
+        let script = BreezedProcess.root + "/Tests/Fixtures/hardened-exec.py"
+        let wrapper = """
+            import os, sys
+            os.execv('/usr/bin/python3', ['python3', '\(script)', '\(folder)'] + sys.argv[1:])
+            """
+        let daemon = try await BreezedProcess(folder: folder, [
+            "--no-gpsd", "--no-geoclue", "--api-base", fixture.baseURL.absoluteString, "--fallback-city", "Bern",
+        ], wrapper: wrapper)
+        let air = try await daemon.ctl(["air", "--json"], timeout: 30) { object($0.output)["state"] as? String == "fresh" }
+        #expect(object(air.output)["us_aqi"] as? Double == 26, "\(air.output) \(air.errors)")
+        // The restrictions are in force on the daemon itself.
+        let pid = daemon.process.processIdentifier
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(status.contains("Seccomp:\t2"), "a seccomp filter")
+        #expect(status.contains("NoNewPrivs:\t1"))
+        let mounts = try String(contentsOfFile: "/proc/\(pid)/mountinfo", encoding: .utf8).split(separator: "\n")
+        #expect(mounts.contains { $0.split(separator: " ")[4] == "/" && $0.split(separator: " ")[5].hasPrefix("ro") },
+                "/ is read-only")
+        let lookup = try await daemon.ctl(["lookup", "-33.8688", "151.2093", "--json"])
+        #expect(object(lookup.output)["city"] as? String == "Sydney")
+        let saved = try await daemon.ctl(["saved", "add", "Oslo"])
+        #expect(saved.status == 0, "\(saved.errors)")
+        await daemon.stop()
+        #expect(daemon.process.terminationStatus == 0, "\(daemon.log())")
+        #expect(daemon.process.terminationReason == .exit)
+        #expect(StateStore(folder: folder + "/state").load().state.saved.map(\.name) == ["Oslo"])
+    }
 }

@@ -21,4 +21,15 @@ public enum ProcessMemory {
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
+
+    /// Resident memory of a process split as /proc/PID/status gives it: anonymous (its own heap and stacks) and
+    /// file-backed (mapped code of the Swift runtime and libraries, and mapped data files, shared and reclaimable).
+    public static func residentSplit(pid: Int32) -> (anonymous: Int, file: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
+        func kilobytes(_ key: String) -> Int {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
+            return Int(line.split(separator: " ").dropFirst().first { Int($0) != nil } ?? "0") ?? 0
+        }
+        return (kilobytes("RssAnon:") * 1024, kilobytes("RssFile:") * 1024)
+    }
 }

@@ -150,12 +150,17 @@ let drain = Thread {
 }
 drain.start()
 var samples: [(Double, Int)] = []
+var anonymous: [Int] = []
+var fileBacked: [Int] = []
 let replayStart = ContinuousClock.now
 let total = replayMinutes * 60
 while milliseconds(ContinuousClock.now - replayStart) / 1000 < total {
     try await Task.sleep(for: .seconds(5))
     let elapsed = milliseconds(ContinuousClock.now - replayStart) / 1000
     samples.append((elapsed, ProcessMemory.residentBytes(pid: process.processIdentifier)))
+    let split = ProcessMemory.residentSplit(pid: process.processIdentifier)
+    anonymous.append(split.anonymous)
+    fileBacked.append(split.file)
 }
 let cpu = ProcessMemory.cpuSeconds(pid: process.processIdentifier) ?? .nan
 stop(process)
@@ -171,5 +176,12 @@ print(String(format: "replay of %.0f min at ~100 epochs/s (~%d epochs, %.1f h at
 print(String(format: "  resident memory: first half max %.1f MiB; second half from %.1f to %.1f MiB (max %.1f MiB); "
              + "target ≤ 40 MiB, goal 20 MiB, no growth in the second half", mib(firstHalfMax),
              mib(secondHalf.first ?? 0), mib(secondHalf.last ?? 0), mib(secondHalf.max() ?? 0)))
+print(String(format: "  of which anonymous (breezed's own heap and stacks): first half max %.1f MiB; second half from %.1f "
+             + "to %.1f MiB (max %.1f MiB)", mib(anonymous[..<half].max() ?? 0), mib(anonymous[half...].first ?? 0),
+             mib(anonymous.last ?? 0), mib(anonymous[half...].max() ?? 0)))
+print(String(format: "  and file-backed (Swift runtime, Foundation, libcurl code; the places index): %.1f to %.1f MiB",
+             mib(fileBacked.first ?? 0), mib(fileBacked.last ?? 0)))
 print(String(format: "  CPU over the replay: %.1f s", cpu))
-print("  samples (s, MiB): " + samples.map { String(format: "%.0f:%.1f", $0.0, mib($0.1)) }.joined(separator: " "))
+print("  samples (s: total/anonymous MiB): " + zip(samples, anonymous).map {
+    String(format: "%.0f:%.1f/%.1f", $0.0.0, mib($0.0.1), mib($0.1))
+}.joined(separator: " "))
