@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "BreezeProtocol", dependencies: ["BreezeCore"]),
         .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem"]),
         .target(name: "BreezeWeb", dependencies: ["BreezeCore"]),
+        .target(name: "BreezeGeoClue", dependencies: ["BreezeCore", "BreezeSystem", "CDBus"]),
 
         // fetchAllData: the datasets for the current place, fetched, cached and refreshed.
         .target(name: "BreezeData", dependencies: ["BreezeCore", "BreezeWeb", "BreezeSystem"]),
@@ -48,7 +49,8 @@ let package = Package(
         .target(
             name: "BreezeDaemon",
             dependencies: [
-                "BreezeCore", "BreezeSystem", "BreezePlaces", "BreezeGPSD", "BreezeLocation", "BreezeWeb", "BreezeData",
+                "BreezeCore", "BreezeSystem", "BreezePlaces", "BreezeGPSD", "BreezeGeoClue", "BreezeLocation", "BreezeWeb",
+                "BreezeData",
                 "BreezeProtocol", "BreezeServer",
             ]),
         .executableTarget(name: "breezed", dependencies: ["BreezeDaemon"]),
@@ -88,6 +90,8 @@ let package = Package(
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],
             exclude: ["Expected"]),
+        .testTarget(
+            name: "BreezeGeoClueTests", dependencies: ["BreezeGeoClue", "BreezeLocation", "BreezePlaces", "BreezeGPSD", "BreezeTestSupport"]),
         .testTarget(name: "BreezeWebTests", dependencies: ["BreezeWeb", "BreezeCore", "BreezeTestSupport"]),
         .testTarget(
             name: "BreezeDataTests", dependencies: ["BreezeData", "BreezeWeb", "BreezeCore", "BreezeTestSupport"]),

@@ -24,4 +24,14 @@ public protocol LocationSource: Sendable {
     func events() -> AsyncStream<LocationSourceEvent>
     /// Stops the source; its stream finishes. Safe to call more than once.
     func stop()
+    /// Whether the source keeps sending fixes while standing still (gpsd, once a second) or only when the position
+    /// changes (GeoClue): silence from the latter is not a lost fix.
+    var sendsFixesContinuously: Bool { get }
+    /// The user's privacy switch, for sources that take part in it (GeoClue's agent); others ignore it.
+    func setEnabled(_ enabled: Bool)
+}
+
+extension LocationSource {
+    public var sendsFixesContinuously: Bool { true }
+    public func setEnabled(_ enabled: Bool) {}
 }

@@ -2,6 +2,7 @@ import BreezeCore
 import BreezeSystem
 import BreezeData
 import BreezeGPSD
+import BreezeGeoClue
 import BreezeLocation
 import BreezePlaces
 import BreezeProtocol
@@ -62,10 +63,17 @@ public actor Daemon {
 
         var sources: [any LocationSource] = []
         if let address = configuration.gpsd { sources.append(GPSDSource(address: address)) }
+        if configuration.geoclue {
+            var geoclue = GeoClueSource.Configuration()
+            geoclue.agent = configuration.geoclueAgent
+            geoclue.accuracyLevel = UInt32(configuration.geoclueAccuracy)
+            geoclue.distanceThreshold = UInt32(min(configuration.movementThreshold, 10_000) / 2)
+            sources.append(GeoClueSource(configuration: geoclue))
+        }
         let fallback = Self.fallback(configuration, state, citySearch, index)
         location = LocationService(
             sources: sources, geocoder: geocoder, fallback: fallback, movementThreshold: configuration.movementThreshold,
-            locationEnabled: state.locationEnabled)
+            fixTimeout: .seconds(configuration.fixTimeout), locationEnabled: state.locationEnabled)
 
         let publisher = Publisher()
         self.publisher = publisher
@@ -190,6 +198,8 @@ public actor Daemon {
             if state.selected == nil { publishLocation() }
         case .fixLost:
             break
+        case .handover(let from, let to, let reason):
+            logger.notice("location.handover", ["from": from?.rawValue ?? "none", "to": to.rawValue, "reason": reason])
         case .fallback(let place):
             live = place.map { LocationUpdate(place: $0, distance: 0, fix: nil) }
             if state.selected == nil { publishLocation() }

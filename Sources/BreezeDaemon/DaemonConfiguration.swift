@@ -17,6 +17,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var geoclueAccuracy = 8
     // [location]
     public var movementThreshold = 250.0
+    /// Seconds a source may go without a fix (GeoClue: before its first) before another source or the fallback
+    /// city takes over.
+    public var fixTimeout = 30.0
     /// A city name or GeoNames id, used when no source gives positions and none was selected.
     public var fallbackCity: String?
     public var onlineReverseGeocoding = false
@@ -74,6 +77,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case ("geoclue", "agent"): geoclueAgent = try Self.bool(value)
         case ("geoclue", "accuracy"): geoclueAccuracy = try Self.integer(value, in: 0...8)
         case ("location", "movement_threshold"): movementThreshold = try Self.number(value, in: 0...100_000)
+        case ("location", "fix_timeout"): fixTimeout = try Self.number(value, in: 1...3_600)
         case ("location", "fallback_city"): fallbackCity = value.isEmpty ? nil : value
         case ("location", "online_reverse_geocoding"): onlineReverseGeocoding = try Self.bool(value)
         case ("location", "places_index"): placesIndex = value.isEmpty ? nil : value
@@ -111,7 +115,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     static let knownKeys: [String: [String]] = [
         "gpsd": ["enabled", "address"], "geoclue": ["enabled", "agent", "accuracy"],
-        "location": ["movement_threshold", "fallback_city", "online_reverse_geocoding", "places_index"],
+        "location": ["movement_threshold", "fix_timeout", "fallback_city", "online_reverse_geocoding", "places_index"],
         "data": ["offline", "api_base", "air_quality_url", "archive_url", "forecast_url", "geocoding_url",
                  "google_pollen_url", "nominatim_url", "google_pollen_key", "google_pollen_key_file", "air_refresh",
                  "pollen_refresh", "climate_refresh", "requests_per_hour"],

@@ -6,6 +6,10 @@ public import BreezePlaces
 /// It runs the location-permission state machine over what the sources report, names live positions through the
 /// places index when they move past the movement threshold (so that GPS jitter does not re-trigger naming and data
 /// fetching), and falls back to the user's selected or saved city when no source gives positions.
+///
+/// Sources are ranked in the order given (gpsd first, then GeoClue): a lower-ranked source's fixes are used only
+/// while every higher-ranked one is down or has had no fix for its timeout; a higher-ranked source's fix takes over
+/// again at once. Each hand-over is an event with its reason.
 public actor LocationService {
     public nonisolated let events: AsyncStream<LocationServiceEvent>
     private let continuation: AsyncStream<LocationServiceEvent>.Continuation
@@ -16,13 +20,16 @@ public actor LocationService {
     private var fallback: Place?
     /// Metres a position must move before it is named again.
     public let movementThreshold: Double
-    /// How long a source may go without a fix before its position counts as lost.
+    /// How long a source may go without a fix before its position counts as lost (for GeoClue, which reports only
+    /// movement: how long to wait for its first fix).
     public let fixTimeout: Duration
 
     public private(set) var current: LocationUpdate?
     private var lastNamed: Coordinate?
-    private var timerGeneration = 0
-    private var fixTimer: Task<Void, Never>?
+    /// The newest fix of each source that is up and has one.
+    private var latest: [LocationSourceKind: LocationFix] = [:]
+    private var timerGeneration: [LocationSourceKind: Int] = [:]
+    private var fixTimers: [LocationSourceKind: Task<Void, Never>] = [:]
 
     public var permission: LocationPermission { machine.state }
 
@@ -37,13 +44,14 @@ public actor LocationService {
         self.fixTimeout = fixTimeout
         self.machine = LocationPermissionMachine(enabled: locationEnabled)
         (events, continuation) = AsyncStream.makeStream(of: LocationServiceEvent.self, bufferingPolicy: .unbounded)
+        if !locationEnabled { sources.forEach { $0.setEnabled(false) } }
     }
 
     /// Runs until cancelled: listens to every source, then stops them.
     public func run() async {
         continuation.yield(.permission(machine.state))
         useFallback()
-        defer { fixTimer?.cancel() }
+        defer { fixTimers.values.forEach { $0.cancel() } }
         await withTaskGroup(of: Void.self) { group in
             for source in sources {
                 group.addTask {
@@ -64,8 +72,10 @@ public actor LocationService {
         continuation.finish()
     }
 
-    /// The privacy switch: off ignores every fix and uses the fallback city; on resumes.
+    /// The privacy switch: off ignores every fix and uses the fallback city; on resumes. Sources that take part
+    /// (GeoClue's agent) are told too.
     public func setLocationEnabled(_ enabled: Bool) {
+        sources.forEach { $0.setEnabled(enabled) }
         apply(machine.handle(enabled ? .switchedOn : .switchedOff))
     }
 
@@ -85,20 +95,41 @@ public actor LocationService {
         case .noFix:
             break  // the fix timer decides when silence becomes "no fix"
         case .fix(let fix):
+            latest[kind] = fix
+            if continuous(kind) { armFixTimer(for: kind) } else { disarmFixTimer(for: kind) }
+            guard machine.isEnabled else { return }
+            if case .authorized(let active) = machine.state, active != kind {
+                // A lower-ranked source waits while a higher-ranked one has fixes.
+                guard rank(kind) < rank(active) || latest[active] == nil else { return }
+                continuation.yield(.handover(from: active, to: kind, reason: "\(kind.title) has fixes again"))
+                lastNamed = nil
+            }
             apply(machine.handle(.fixReceived(kind)))
             guard machine.state == .authorized(kind) else { return }
-            armFixTimer(for: kind)
             name(fix)
         case .denied(let reason):
-            timerGeneration += 1
+            forget(kind)
             apply(machine.handle(.accessDenied(kind, reason)))
         case .restricted(let reason):
-            timerGeneration += 1
+            forget(kind)
             apply(machine.handle(.accessRestricted(kind, reason)))
         case .lost(let reason):
-            timerGeneration += 1
+            forget(kind)
             apply(machine.handle(.sourceLost(kind, reason)))
         }
+    }
+
+    private func continuous(_ kind: LocationSourceKind) -> Bool {
+        sources.first { $0.kind == kind }?.sendsFixesContinuously ?? true
+    }
+
+    private func rank(_ kind: LocationSourceKind) -> Int {
+        sources.firstIndex { $0.kind == kind } ?? Int.max
+    }
+
+    private func forget(_ kind: LocationSourceKind) {
+        latest[kind] = nil
+        disarmFixTimer(for: kind)
     }
 
     private func name(_ fix: LocationFix) {
@@ -116,10 +147,23 @@ public actor LocationService {
             case .announce(let state):
                 continuation.yield(.permission(state))
             case .useFallbackLocation:
-                if let source = current?.fix?.source { continuation.yield(.fixLost(source)) }
+                let lostSource = current?.fix?.source
+                // Another source that is up and has a fix takes over before the fallback city does.
+                if machine.isEnabled, let next = latest.filter({ $0.key != lostSource }).min(by: { rank($0.key) < rank($1.key) }) {
+                    continuation.yield(.handover(
+                        from: lostSource, to: next.key, reason: machine.state.reason?.message ?? "\(lostSource?.title ?? "the source") stopped"))
+                    lastNamed = nil
+                    apply(machine.handle(.fixReceived(next.key)))
+                    if machine.state == .authorized(next.key) {
+                        name(next.value)
+                        continue
+                    }
+                }
+                if let lostSource { continuation.yield(.fixLost(lostSource)) }
                 useFallback()
             case .stopSources:
-                timerGeneration += 1
+                fixTimers.values.forEach { $0.cancel() }
+                fixTimers = [:]
             case .useLiveLocation, .startSources, .scheduleRetry:
                 break  // sources keep running and retry by themselves; their fixes count again once authorized
             }
@@ -132,21 +176,28 @@ public actor LocationService {
         continuation.yield(.fallback(fallback))
     }
 
-    /// (Re)starts the one-shot timer that turns a silent source into "no fix". One timer at a time: re-arming
-    /// cancels the previous one.
+    /// (Re)starts the one-shot timer that turns a silent source into "no fix". One timer per source: re-arming
+    /// cancels its previous one.
     private func armFixTimer(for kind: LocationSourceKind) {
-        timerGeneration += 1
-        let generation = timerGeneration
+        let generation = (timerGeneration[kind] ?? 0) + 1
+        timerGeneration[kind] = generation
         let timeout = fixTimeout
-        fixTimer?.cancel()
-        fixTimer = Task {
+        fixTimers[kind]?.cancel()
+        fixTimers[kind] = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self.fixTimerFired(generation: generation, kind: kind)
         }
     }
 
+    private func disarmFixTimer(for kind: LocationSourceKind) {
+        timerGeneration[kind] = (timerGeneration[kind] ?? 0) + 1
+        fixTimers[kind]?.cancel()
+        fixTimers[kind] = nil
+    }
+
     private func fixTimerFired(generation: Int, kind: LocationSourceKind) {
-        guard generation == timerGeneration else { return }
+        guard generation == timerGeneration[kind] else { return }
+        latest[kind] = nil
         let seconds = Int(fixTimeout.components.seconds)
         apply(machine.handle(.timedOut(kind, seconds: seconds)))
     }

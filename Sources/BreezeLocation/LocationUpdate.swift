@@ -30,4 +30,6 @@ public enum LocationServiceEvent: Hashable, Sendable {
     case fixLost(LocationSourceKind)
     /// The selected or saved city stands in for a live position (nil: the user has none).
     case fallback(Place?)
+    /// Positions now come from `to` instead of `from` (nil: from none), and why.
+    case handover(from: LocationSourceKind?, to: LocationSourceKind, reason: String)
 }

@@ -12,13 +12,13 @@ public enum ChildProcess {
     /// - Parameter output: where the child's standard output goes (discarded by default).
     public static func launch(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], output: Pipe? = nil,
-        errorOutput: Pipe? = nil, wrapper: String = resetSignalsAndExec
+        errorOutput: Pipe? = nil, input: Pipe? = nil, wrapper: String = resetSignalsAndExec
     ) async throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", wrapper, executable] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
+        if let input { process.standardInput = input } else { process.standardInput = FileHandle.nullDevice }
         if let output { process.standardOutput = output } else { process.standardOutput = FileHandle.nullDevice }
         if let errorOutput { process.standardError = errorOutput } else { process.standardError = FileHandle.nullDevice }
         try await DescriptorGate.shared.spawning { try process.run() }

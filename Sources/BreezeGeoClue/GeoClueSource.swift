@@ -1,0 +1,125 @@
+public import BreezeCore
+import Foundation
+import Synchronization
+
+/// Positions from GeoClue 2 on the system bus, behind the same interface as the gpsd source.
+///
+/// Each session: connect to the bus, watch GeoClue's name, register as GeoClue's agent for our user (2.6 answers
+/// `GetClient` only once an agent is there), get a client, set `DesktopId`, `RequestedAccuracyLevel` and
+/// `DistanceThreshold`, subscribe to `LocationUpdated` before `Start`, then read each new Location object whole.
+/// Every call has a timeout; every refusal becomes a permission state with the fix a person can apply. When
+/// GeoClue exits (it does after 60 s without clients) or the bus drops us, the session ends and a new one starts
+/// after a backoff, on a new connection, so no old match rule or client path survives.
+public final class GeoClueSource: LocationSource {
+    public struct Configuration: Sendable {
+        /// The desktop id GeoClue knows us by (its configuration's app sections and agent whitelist).
+        public var desktopID = "breezed"
+        /// 8 exact (the NMEA source needs it), 6 street, 5 city, 4 neighbourhood: lower is a privacy option.
+        public var accuracyLevel: UInt32 = 8
+        /// Metres GeoClue waits for before it reports a new position.
+        public var distanceThreshold: UInt32 = 100
+        /// Act as GeoClue's agent for our own user.
+        public var agent = true
+        /// Seconds any call to GeoClue may take.
+        public var callTimeout = 5.0
+        public var backoff = RetryBackoff(initial: 1, maximum: 60)
+        /// After a refusal by policy, wait this long before asking again.
+        public var refusedRetry = 300.0
+
+        public init() {}
+    }
+
+    public let kind = LocationSourceKind.geoclue
+    public var sendsFixesContinuously: Bool { false }
+    public let configuration: Configuration
+
+    static let service = "org.freedesktop.GeoClue2"
+    static let managerPath = "/org/freedesktop/GeoClue2/Manager"
+    static let agentPath = "/org/freedesktop/GeoClue2/Agent"
+
+    private struct State {
+        var task: Task<Void, Never>?
+        var started = false
+        var stopped = false
+        var enabled = true
+        var bus: BusConnection?
+    }
+
+    private let state = Mutex(State())
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    public func events() -> AsyncStream<LocationSourceEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LocationSourceEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let start = state.withLock { state -> Bool in
+            guard !state.started, !state.stopped else { return false }
+            state.started = true
+            return true
+        }
+        guard start else {
+            continuation.finish()
+            return stream
+        }
+        let task = Task { [self] in
+            await run(continuation)
+            continuation.finish()
+        }
+        state.withLock { $0.task = task }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    public func stop() {
+        let (task, bus) = state.withLock { state in
+            state.stopped = true
+            return (state.task, state.bus)
+        }
+        task?.cancel()
+        bus?.close()
+    }
+
+    /// The privacy switch, through the agent: off answers GeoClue with `MaxAccuracyLevel` 0, and it then refuses.
+    public func setEnabled(_ enabled: Bool) {
+        let bus = state.withLock { state -> BusConnection? in
+            state.enabled = enabled
+            return state.bus
+        }
+        bus?.emit(path: Self.agentPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", [
+            .string("org.freedesktop.GeoClue2.Agent"),
+            DBusValue.properties([("MaxAccuracyLevel", .uint32(enabled ? configuration.accuracyLevel : 0))]),
+            .array(signature: "s", []),
+        ])
+    }
+
+    var maxAccuracyLevel: UInt32 {
+        state.withLock { $0.enabled } ? configuration.accuracyLevel : 0
+    }
+
+    private func run(_ continuation: AsyncStream<LocationSourceEvent>.Continuation) async {
+        var backoff = configuration.backoff
+        while !Task.isCancelled {
+            continuation.yield(.connecting)
+            let outcome = await GeoClueSession(source: self, continuation: continuation).run()
+            if Task.isCancelled { break }
+            let delay: Double
+            switch outcome {
+            case .ended(let hadFix):
+                if hadFix { backoff.reset() }
+                delay = backoff.nextDelay()
+            case .refused:
+                delay = configuration.refusedRetry
+            }
+            guard (try? await Task.sleep(for: .seconds(delay))) != nil else { break }
+        }
+    }
+
+    func register(_ bus: BusConnection?) -> Bool {
+        state.withLock { state in
+            guard !state.stopped else { return false }
+            state.bus = bus
+            return true
+        }
+    }
+}

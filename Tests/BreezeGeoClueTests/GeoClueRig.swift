@@ -1,0 +1,148 @@
+import BreezeTestSupport
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private system bus with the real GeoClue on it, fed positions by an NMEA socket the test controls.
+///
+/// `dbus-daemon` runs with the system bus configuration (deny by default, the shipped policy files) on a socket in a
+/// temporary folder; GeoClue runs as its own user inside a mount namespace where a test `geoclue.conf` is bound over
+/// `/etc/geoclue/geoclue.conf` (its path is fixed; the real file is not touched), with only the network-NMEA source
+/// and a Wi-Fi source pointed at a dead loopback port.
+final class GeoClueRig: @unchecked Sendable {
+    // @unchecked: set up in init, then only read; Process and FileHandle are safe to use from any thread.
+    static var isAvailable: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/libexec/geoclue")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+            && getpwnam("geoclue") != nil
+    }
+
+    let folder: String
+    let busAddress: String
+    private let bus: Process
+    private let nmea: Process
+    private let nmeaInput: Pipe
+    private(set) var geoclue: Process?
+
+    /// - Parameters:
+    ///   - whitelist: the `[agent] whitelist` (breezed is on it unless a test says otherwise).
+    ///   - appSection: an app section for breezed, e.g. "allowed=false".
+    init(whitelist: String = "breezed", appSection: String? = nil) async throws {
+        folder = NSTemporaryDirectory() + "breeze-geoclue-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        chmod(folder, 0o755)
+        let socket = folder + "/system_bus_socket"
+        busAddress = "unix:path=" + socket
+
+        var configuration = try String(contentsOfFile: "/usr/share/dbus-1/system.conf", encoding: .utf8)
+        for (pattern, replacement) in [
+            ("<user>messagebus</user>", ""), ("<standard_system_servicedirs/>", ""),
+            ("<servicehelper>[^<]*</servicehelper>", ""), ("<pidfile>[^<]*</pidfile>", ""),
+            ("<listen>[^<]*</listen>", "<listen>\(busAddress)</listen>"),
+            ("<includedir>system.d</includedir>", "<includedir>/usr/share/dbus-1/system.d</includedir>"),
+            ("<include ignore_missing=\"yes\">[^<]*</include>", ""),
+        ] {
+            configuration = configuration.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+        }
+        try configuration.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+        bus = try await ChildProcess.launch("/usr/bin/dbus-daemon", ["--config-file=\(folder)/bus.conf", "--nofork"])
+
+        nmeaInput = Pipe()
+        let ready = Pipe()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/nmea-socket.py").path
+        nmea = try await ChildProcess.launch("/usr/bin/python3", [script, folder + "/nmea.sock"], output: ready, input: nmeaInput)
+        _ = await onDedicatedThread { ready.fileHandleForReading.availableData }
+
+        var geoclueConf = """
+            [agent]
+            whitelist=\(whitelist)
+            [network-nmea]
+            enable=true
+            nmea-socket=\(folder)/nmea.sock
+            [3g]
+            enable=false
+            [cdma]
+            enable=false
+            [modem-gps]
+            enable=false
+            [wifi]
+            enable=true
+            url=http://127.0.0.1:9/v1/geolocate?key=test
+            submit-data=false
+            [compass]
+            enable=false
+
+            """
+        if let appSection { geoclueConf += "[breezed]\n\(appSection)\n" }
+        try geoclueConf.write(toFile: folder + "/geoclue.conf", atomically: true, encoding: .utf8)
+        chmod(folder + "/geoclue.conf", 0o644)
+
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: socket) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await startGeoClue()
+    }
+
+    /// Starts GeoClue (again); it stays up while it has no clients (`--timeout=0`).
+    func startGeoClue() async throws {
+        let command = "mount --bind \(folder)/geoclue.conf /etc/geoclue/geoclue.conf && exec setpriv --reuid=geoclue "
+            + "--regid=geoclue --clear-groups /usr/libexec/geoclue --timeout=0"
+        let process = try await ChildProcess.launch("/usr/bin/unshare", ["-m", "/bin/sh", "-c", command], environment: [
+            "DBUS_SYSTEM_BUS_ADDRESS": busAddress, "GSETTINGS_BACKEND": "memory", "GIO_USE_PROXY_RESOLVER": "dummy",
+        ])
+        geoclue = process
+        // Wait until it owns its name.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try await hasOwner("org.freedesktop.GeoClue2") { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    func killGeoClue() async {
+        guard let geoclue else { return }
+        kill(geoclue.processIdentifier, SIGKILL)
+        while geoclue.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    func signalGeoClue(_ signal: Int32) {
+        if let geoclue { kill(geoclue.processIdentifier, signal) }
+    }
+
+    /// Sends fixes at a position from now on.
+    func fix(_ latitude: Double, _ longitude: Double) {
+        nmeaInput.fileHandleForWriting.write(Data("fix \(latitude) \(longitude)\n".utf8))
+    }
+
+    /// Sends sentences without a fix from now on.
+    func noFix() {
+        nmeaInput.fileHandleForWriting.write(Data("nofix\n".utf8))
+    }
+
+    private func hasOwner(_ name: String) async throws -> Bool {
+        let output = Pipe()
+        let process = try await ChildProcess.launch("/usr/bin/dbus-send", [
+            "--bus=\(busAddress)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.NameHasOwner", "string:\(name)",
+        ], output: output)
+        let data = await onDedicatedThread { output.fileHandleForReading.readDataToEndOfFile() }
+        while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        return String(decoding: data, as: UTF8.self).contains("boolean true")
+    }
+
+    func stop() async {
+        if let geoclue, geoclue.isRunning {
+            kill(geoclue.processIdentifier, SIGCONT)
+            kill(geoclue.processIdentifier, SIGKILL)
+        }
+        nmea.terminate()
+        bus.terminate()
+        while bus.isRunning || nmea.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
