@@ -52,9 +52,10 @@ public final class BusConnection: Sendable {
         return "unix:path=/run/dbus/system_bus_socket"
     }
 
-    /// Connects to the system bus on a new thread. Wraps `dbus_connection_open_private` and `dbus_bus_register`.
-    public static func system() async throws(BusError) -> BusConnection {
-        let address = systemBusAddress
+    /// Connects to the system bus (or the bus at `address`) on a new thread. Wraps `dbus_connection_open_private`
+    /// and `dbus_bus_register`.
+    public static func system(address: String? = nil) async throws(BusError) -> BusConnection {
+        let address = address ?? systemBusAddress
         let result: Result<BusConnection, BusError> = await withCheckedContinuation { continuation in
             let thread = Thread {
                 _ = dbus_threads_init_default()

@@ -21,7 +21,7 @@ struct GeoClueSession {
     func run() async -> Outcome {
         let bus: BusConnection
         do {
-            bus = try await BusConnection.system()
+            bus = try await BusConnection.system(address: configuration.busAddress)
         } catch {
             continuation.yield(.lost(Reason(
                 code: .notRunning, message: "cannot reach GeoClue: \(error.message)",
@@ -150,7 +150,7 @@ struct GeoClueSession {
             do throws(BusError) {
                 let properties = try await bus.allProperties(
                     GeoClueSource.service, location, "org.freedesktop.GeoClue2.Location", timeout: configuration.callTimeout)
-                if let fix = Self.fix(from: properties) {
+                if let fix = GeoClueSource.fix(fromLocation: properties) {
                     hadFix = true
                     continuation.yield(.fix(fix))
                 }
@@ -184,28 +184,6 @@ struct GeoClueSession {
         }
         continuation.yield(.lost(reason))
         return .ended(hadFix: false)
-    }
-
-    /// A fix from a Location object's properties; nil when latitude or longitude is missing or out of range.
-    static func fix(from properties: [String: DBusValue]) -> LocationFix? {
-        guard let latitude = properties["Latitude"]?.double, let longitude = properties["Longitude"]?.double,
-            let coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude)
-        else { return nil }
-        // GeoClue marks unknown values: altitude -Double.greatestFiniteMagnitude, speed and heading -1.
-        let altitude = properties["Altitude"]?.double.flatMap { $0 > -1e300 ? $0 : nil }
-        let speed = properties["Speed"]?.double.flatMap { $0 >= 0 ? $0 : nil }
-        let heading = properties["Heading"]?.double.flatMap { $0 >= 0 ? $0 : nil }
-        let accuracy = properties["Accuracy"]?.double.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        var time: Double?
-        if case .structure(let parts)? = properties["Timestamp"]?.unwrapped, parts.count == 2,
-            let seconds = parts[0].uint64, let microseconds = parts[1].uint64
-        {
-            time = Double(seconds) + Double(microseconds) / 1e6
-        }
-        return LocationFix(
-            coordinate: coordinate, mode: altitude == nil ? .twoD : .threeD, altitude: altitude,
-            horizontalAccuracy: accuracy, speed: speed, track: heading, receiverTime: time,
-            receivedAt: .now, receivedWallTime: Date().timeIntervalSince1970, source: .geoclue)
     }
 
     /// The agent: GeoClue asks it whether an app may have the location (`AuthorizeApp`) and how precisely

@@ -12,6 +12,8 @@ import Synchronization
 /// after a backoff, on a new connection, so no old match rule or client path survives.
 public final class GeoClueSource: LocationSource {
     public struct Configuration: Sendable {
+        /// The system bus to use; nil: `DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket.
+        public var busAddress: String?
         /// The desktop id GeoClue knows us by (its configuration's app sections and agent whitelist).
         public var desktopID = "breezed"
         /// 8 exact (the NMEA source needs it), 6 street, 5 city, 4 neighbourhood: lower is a privacy option.
@@ -122,4 +124,28 @@ public final class GeoClueSource: LocationSource {
             return true
         }
     }
+
+    /// A fix from a GeoClue Location object's properties; nil when latitude or longitude is missing, of another
+    /// type, or out of range.
+    public static func fix(fromLocation properties: [String: DBusValue]) -> LocationFix? {
+        guard let latitude = properties["Latitude"]?.double, let longitude = properties["Longitude"]?.double,
+            let coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude)
+        else { return nil }
+        // GeoClue marks unknown values: altitude -Double.greatestFiniteMagnitude, speed and heading -1.
+        let altitude = properties["Altitude"]?.double.flatMap { $0 > -1e300 ? $0 : nil }
+        let speed = properties["Speed"]?.double.flatMap { $0 >= 0 ? $0 : nil }
+        let heading = properties["Heading"]?.double.flatMap { $0 >= 0 ? $0 : nil }
+        let accuracy = properties["Accuracy"]?.double.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        var time: Double?
+        if case .structure(let parts)? = properties["Timestamp"]?.unwrapped, parts.count == 2,
+            let seconds = parts[0].uint64, let microseconds = parts[1].uint64
+        {
+            time = Double(seconds) + Double(microseconds) / 1e6
+        }
+        return LocationFix(
+            coordinate: coordinate, mode: altitude == nil ? .twoD : .threeD, altitude: altitude,
+            horizontalAccuracy: accuracy, speed: speed, track: heading, receiverTime: time,
+            receivedAt: .now, receivedWallTime: Date().timeIntervalSince1970, source: .geoclue)
+    }
+
 }

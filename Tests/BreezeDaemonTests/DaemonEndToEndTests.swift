@@ -7,6 +7,12 @@ import Testing
 import Glibc
 #endif
 
+/// A saved-city change sent when the daemon was killed.
+enum InFlight: Sendable {
+    case add
+    case remove(Int)
+}
+
 /// breezed and breezectl as built, against a real gpsd replaying a drive and the loopback web fixture.
 @Suite(.serialized, .enabled(if: BreezedProcess.isAvailable, "needs the release build (scripts/test builds it)"))
 struct DaemonEndToEndTests {
@@ -146,31 +152,43 @@ struct DaemonEndToEndTests {
             let pid = daemon.process.processIdentifier
             let offset = Int(random.next() % UInt64(cities.count))
             // Add and remove cities; after `killAfter` acknowledgements, SIGKILL while the next request is in flight.
-            let acknowledged = await onDedicatedThread { () -> [Int]? in
+            // Returns the last acknowledged list and the request that was in flight when the daemon died.
+            let outcome = await onDedicatedThread { () -> (acknowledged: [Int], inFlight: InFlight?)? in
                 guard let client = LineClient(path: socket) else { return nil }
                 var saved: [Int]?
                 for step in 0..<40 {
                     let city = cities[(offset + step) % cities.count]
-                    let request = step % 3 == 2 && saved?.isEmpty == false
-                        ? "{\"command\":\"saved\",\"action\":\"remove\",\"city\":\(saved!.last!),\"id\":\(step + 1)}"
-                        : "{\"command\":\"saved\",\"action\":\"add\",\"query\":\"\(city)\",\"id\":\(step + 1)}"
-                    guard client.send(request) else { break }
+                    let removing = step % 3 == 2 && saved?.isEmpty == false ? saved!.last! : nil
+                    let request = removing.map {
+                        "{\"command\":\"saved\",\"action\":\"remove\",\"city\":\($0),\"id\":\(step + 1)}"
+                    } ?? "{\"command\":\"saved\",\"action\":\"add\",\"query\":\"\(city)\",\"id\":\(step + 1)}"
+                    let inFlight = removing.map(InFlight.remove) ?? .add
+                    guard client.send(request) else { return saved.map { ($0, inFlight) } }
                     if step == killAfter { kill(pid, SIGKILL) }
                     guard let reply = client.reply(id: step + 1),
                         let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
                         let places = object["places"] as? [[String: Any]]
-                    else { break }
+                    else { return saved.map { ($0, inFlight) } }
                     saved = places.compactMap { $0["geoname_id"] as? Int }
                 }
-                return saved
+                return saved.map { ($0, nil) }
             }
             _ = await daemon.exitStatus(timeout: 10)
             let loaded = StateStore(folder: folder + "/state").load()
             #expect(loaded.problem == nil, "round \(round): \(loaded.problem ?? "")")
-            if let acknowledged {
-                acknowledgedTotal += 1
-                #expect(loaded.state.saved.map(\.id) == acknowledged, "round \(round): the last acknowledged list is on disk")
+            guard let outcome else { continue }
+            acknowledgedTotal += 1
+            // On disk: the last acknowledged list, or that list with the in-flight change applied (the daemon may
+            // have saved it and died before answering). Never less than what was acknowledged, never a mix.
+            let onDisk = loaded.state.saved.map(\.id)
+            let acknowledged = outcome.acknowledged
+            var allowed = [acknowledged]
+            switch outcome.inFlight {
+            case .add?: allowed.append(onDisk.count == acknowledged.count + 1 ? acknowledged + [onDisk.last!] : acknowledged)
+            case .remove(let id)?: allowed.append(acknowledged.filter { $0 != id })
+            case nil: break
             }
+            #expect(allowed.contains(onDisk), "round \(round): on disk \(onDisk), acknowledged \(acknowledged), in flight \(String(describing: outcome.inFlight))")
         }
         #expect(acknowledgedTotal >= 45)
     }

@@ -63,8 +63,9 @@ struct GeoClueScenarioTests {
         }
     }
 
-    static func geoclue(agent: Bool = true) -> GeoClueSource {
+    static func geoclue(_ rig: GeoClueRig, agent: Bool = true) -> GeoClueSource {
         var configuration = GeoClueSource.Configuration()
+        configuration.busAddress = rig.busAddress
         configuration.agent = agent
         configuration.callTimeout = 2
         configuration.backoff = RetryBackoff(initial: 0.3, maximum: 1, multiplier: 2, jitter: 0)
@@ -74,9 +75,8 @@ struct GeoClueScenarioTests {
 
     @Test func authorizedAndMovingNamesEachTown() async throws {
         let rig = try await GeoClueRig()
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
         rig.fix(Self.adelboden.0, Self.adelboden.1)
-        let service = Service([Self.geoclue()])
+        let service = Service([Self.geoclue(rig)])
         #expect(await service.recorder.wait(timeout: 20) { _ in service.positions.last?.place.name == "Adelboden" })
         rig.fix(Self.frutigen.0, Self.frutigen.1)
         #expect(await service.recorder.wait(timeout: 20) { _ in service.positions.last?.place.name == "Frutigen" })
@@ -89,9 +89,8 @@ struct GeoClueScenarioTests {
 
     @Test func anAppSectionThatDisallowsBreezedIsDenied() async throws {
         let rig = try await GeoClueRig(appSection: "allowed=false\nsystem=false\nusers=")
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
         rig.fix(Self.adelboden.0, Self.adelboden.1)
-        let service = Service([Self.geoclue()])
+        let service = Service([Self.geoclue(rig)])
         #expect(await service.waitForPermission { if case .denied = $0 { true } else { false } }, "\(service.permissions)")
         let reason = try #require(service.permissions.last?.reason)
         #expect(reason.code == .accessDenied)
@@ -106,8 +105,7 @@ struct GeoClueScenarioTests {
 
     @Test func anAgentNotOnTheWhitelistIsRestrictedWithTheFix() async throws {
         let rig = try await GeoClueRig(whitelist: "gnome-shell")
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
-        let service = Service([Self.geoclue()])
+        let service = Service([Self.geoclue(rig)])
         #expect(await service.waitForPermission { if case .restricted = $0 { true } else { false } }, "\(service.permissions)")
         let reason = try #require(service.permissions.last?.reason)
         #expect(reason.code == .policy)
@@ -121,9 +119,8 @@ struct GeoClueScenarioTests {
 
     @Test func switchingLocationOffIsDeniedThroughTheAgent() async throws {
         let rig = try await GeoClueRig()
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
         rig.fix(Self.adelboden.0, Self.adelboden.1)
-        let service = Service([Self.geoclue()])
+        let service = Service([Self.geoclue(rig)])
         #expect(await service.waitForPermission { $0 == .authorized(.geoclue) })
         await service.service.setLocationEnabled(false)
         #expect(await service.waitForPermission(timeout: 5) { $0 == .denied(.switchedOff) })
@@ -141,9 +138,8 @@ struct GeoClueScenarioTests {
 
     @Test func noFixIsUnavailableAndTheFallbackCityIsUsed() async throws {
         let rig = try await GeoClueRig()
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
         rig.noFix()
-        let service = Service([Self.geoclue()], fixTimeout: .seconds(3))
+        let service = Service([Self.geoclue(rig)], fixTimeout: .seconds(3))
         #expect(await service.waitForPermission { if case .unavailable = $0 { true } else { false } }, "\(service.permissions)")
         let reason = try #require(service.permissions.last?.reason)
         #expect(reason.code == .noFix)
@@ -159,9 +155,8 @@ struct GeoClueScenarioTests {
 
     @Test func geoClueKilledAndRestartedIsFollowed() async throws {
         let rig = try await GeoClueRig()
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
         rig.fix(Self.adelboden.0, Self.adelboden.1)
-        let service = Service([Self.geoclue()])
+        let service = Service([Self.geoclue(rig)])
         #expect(await service.waitForPermission { $0 == .authorized(.geoclue) })
         await rig.killGeoClue()
         #expect(await service.waitForPermission { $0.reason?.code == .lost || $0.reason?.code == .notRunning }, "\(service.permissions)")
@@ -178,9 +173,8 @@ struct GeoClueScenarioTests {
 
     @Test func aStoppedGeoClueNeverBlocksTheService() async throws {
         let rig = try await GeoClueRig()
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
         rig.signalGeoClue(SIGSTOP)
-        let service = Service([Self.geoclue()])
+        let service = Service([Self.geoclue(rig)])
         #expect(await service.waitForPermission(timeout: 5) { $0 == .requesting(.geoclue) })
         // Each call times out after 2 s: unavailable, with the call named.
         #expect(await service.waitForPermission(timeout: 10) { $0.reason?.code == .notRunning }, "\(service.permissions)")
@@ -199,7 +193,6 @@ struct GeoClueScenarioTests {
     @Test(.enabled(if: GPSFake.isAvailable, "needs gpsd and gpsfake"))
     func gpsdWinsGeoClueTakesOverAndGpsdTakesBack() async throws {
         let rig = try await GeoClueRig()
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
         rig.fix(Self.frutigen.0, Self.frutigen.1)
         var log = NMEALog()
         log.stay(at: Coordinate(latitude: Self.adelboden.0, longitude: Self.adelboden.1), count: 400)
@@ -207,7 +200,7 @@ struct GeoClueScenarioTests {
         let port = GPSFake.freePort()
         var gpsd: GPSFake? = try await GPSFake(log: path, port: port, once: false, interval: 0.05)
         let gpsdSource = GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: port), backoff: RetryBackoff(initial: 0.2, maximum: 1))
-        let service = Service([gpsdSource, Self.geoclue()], fixTimeout: .seconds(3))
+        let service = Service([gpsdSource, Self.geoclue(rig)], fixTimeout: .seconds(3))
         #expect(await service.recorder.wait(timeout: 30) { _ in
             service.permissions.last == .authorized(.gpsd) && service.positions.last?.place.name == "Adelboden"
         }, "\(service.permissions)")

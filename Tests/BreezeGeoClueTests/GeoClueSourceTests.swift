@@ -37,8 +37,9 @@ struct GeoClueSourceTests {
         }
     }
 
-    static func configuration() -> GeoClueSource.Configuration {
+    static func configuration(_ rig: GeoClueRig) -> GeoClueSource.Configuration {
         var configuration = GeoClueSource.Configuration()
+        configuration.busAddress = rig.busAddress
         configuration.callTimeout = 3
         configuration.backoff = RetryBackoff(initial: 0.3, maximum: 2, multiplier: 2, jitter: 0)
         configuration.refusedRetry = 60
@@ -47,9 +48,8 @@ struct GeoClueSourceTests {
 
     @Test func anAuthorizedClientFollowsTheMovingPosition() async throws {
         let rig = try await GeoClueRig()
-        setenv("DBUS_SYSTEM_BUS_ADDRESS", rig.busAddress, 1)
         rig.fix(Self.adelboden.0, Self.adelboden.1)
-        let recording = Recording(GeoClueSource(configuration: Self.configuration()))
+        let recording = Recording(GeoClueSource(configuration: Self.configuration(rig)))
         let first = await recording.recorder.wait(timeout: 20) { _ in !recording.fixes.isEmpty }
         #expect(first, "events: \(recording.recorder.all)")
         rig.fix(Self.frutigen.0, Self.frutigen.1)
