@@ -29,14 +29,18 @@ final class BreezedProcess: @unchecked Sendable {
     }
 
     /// Starts breezed with its socket, state and cache in `folder`, plus `arguments`, and waits for its socket.
-    init(folder: String? = nil, _ arguments: [String], wrapper: String? = nil, waitForSocket: Bool = true) async throws {
+    init(
+        folder: String? = nil, _ arguments: [String], environment: [String: String] = [:], wrapper: String? = nil,
+        waitForSocket: Bool = true
+    ) async throws {
         let folder = try folder ?? Self.makeFolder()
         self.folder = folder
         socket = folder + "/breezed.sock"
         errors = Pipe()
         let all = ["--socket", socket, "--state-dir", folder + "/state", "--cache-dir", folder + "/cache"] + arguments
         process = try await ChildProcess.launch(
-            Self.breezed, all, errorOutput: errors, wrapper: wrapper ?? ChildProcess.resetSignalsAndExec)
+            Self.breezed, all, environment: environment, errorOutput: errors,
+            wrapper: wrapper ?? ChildProcess.resetSignalsAndExec)
         if waitForSocket {
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline, process.isRunning, !FileManager.default.fileExists(atPath: socket) {

@@ -71,6 +71,13 @@ struct DaemonEndToEndTests {
         }
         #expect(object(zurichAir.output)["us_aqi"] as? Double == 27)
 
+        let fahrenheit = try await daemon.ctl(["climate", "--units", "f"], timeout: 30) { $0.output.contains("°F") }
+        #expect(fahrenheit.output.contains("°F") && !fahrenheit.output.contains("°C"), "\(fahrenheit.output)")
+        let celsius = try await BreezedProcess.breezectl(["--socket", daemon.socket, "climate"], environment: ["LANG": "de_CH.UTF-8"])
+        #expect(celsius.output.contains("°C"), "\(celsius.output)")
+        let american = try await BreezedProcess.breezectl(["--socket", daemon.socket, "climate"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8"])
+        #expect(american.output.contains("°F"), "\(american.output)")
+
         let here = try await daemon.ctl(["here", "--json"])
         #expect(object(here.output)["city"] as? String == "Bern")
         let missing = try await daemon.ctl(["select", "Qxqxqxqx"])
