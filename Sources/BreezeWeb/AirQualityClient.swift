@@ -27,43 +27,9 @@ public struct AirQualityClient: Sendable {
     }
 
     static func report(from body: Data) throws(WebError) -> AirQualityReport {
-        let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
+        let payload = try OpenMeteoResponse.decode(OpenMeteoCurrentPayload.self, from: body)
         let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: payload.utcOffset ?? 0)
-        let readings = Pollutant.allCases.map { PollutantReading(pollutant: $0, value: payload.current.values[$0] ?? nil) }
-        return AirQualityReport(time: time, usAQI: payload.current.usAQI, readings: readings)
-    }
-
-    private struct Payload: Decodable {
-        var utcOffset: Int?
-        var current: Current
-
-        enum CodingKeys: String, CodingKey {
-            case utcOffset = "utc_offset_seconds"
-            case current
-        }
-    }
-
-    private struct Current: Decodable {
-        var time: String
-        var usAQI: Double?
-        var values: [Pollutant: Double?]
-
-        private struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            time = try container.decode(String.self, forKey: Key(stringValue: "time"))
-            usAQI = try container.decodeIfPresent(Double.self, forKey: Key(stringValue: "us_aqi"))
-            var values: [Pollutant: Double?] = [:]
-            for pollutant in Pollutant.allCases {
-                values[pollutant] = try container.decodeIfPresent(Double.self, forKey: Key(stringValue: pollutant.rawValue))
-            }
-            self.values = values
-        }
+        let readings = Pollutant.allCases.map { PollutantReading(pollutant: $0, value: payload.current.value($0.rawValue)) }
+        return AirQualityReport(time: time, usAQI: payload.current.value("us_aqi"), readings: readings)
     }
 }

@@ -74,47 +74,15 @@ public struct PollenClient: Sendable {
     }
 
     static func openMeteoReport(from body: Data) throws(WebError) -> PollenReport {
-        let payload = try OpenMeteoResponse.decode(OpenMeteoPayload.self, from: body)
+        let payload = try OpenMeteoResponse.decode(OpenMeteoCurrentPayload.self, from: body)
         let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: payload.utcOffset ?? 0)
         let entries = OpenMeteoTaxon.allCases.map { taxon -> PollenReport.Entry in
-            let grains = payload.current.values[taxon.rawValue] ?? nil
+            let grains = payload.current.value(taxon.rawValue)
             return PollenReport.Entry(
                 code: taxon.name.uppercased(), name: taxon.name, kind: .plant,
                 level: grains.flatMap { $0.isFinite && $0 >= 0 ? taxon.level(grains: $0) : nil }, grains: grains)
         }
         return PollenReport(provider: .openMeteo, time: time, entries: entries)
-    }
-
-    private struct OpenMeteoPayload: Decodable {
-        var utcOffset: Int?
-        var current: Current
-
-        enum CodingKeys: String, CodingKey {
-            case utcOffset = "utc_offset_seconds"
-            case current
-        }
-
-        struct Current: Decodable {
-            var time: String
-            var values: [String: Double?]
-
-            private struct Key: CodingKey {
-                var stringValue: String
-                var intValue: Int? { nil }
-                init(stringValue: String) { self.stringValue = stringValue }
-                init?(intValue: Int) { nil }
-            }
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: Key.self)
-                time = try container.decode(String.self, forKey: Key(stringValue: "time"))
-                var values: [String: Double?] = [:]
-                for taxon in OpenMeteoTaxon.allCases {
-                    values[taxon.rawValue] = try container.decodeIfPresent(Double.self, forKey: Key(stringValue: taxon.rawValue))
-                }
-                self.values = values
-            }
-        }
     }
 
     // MARK: Google

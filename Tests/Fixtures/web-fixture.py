@@ -216,8 +216,10 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(float(fault.get("delay", 3600)))
         body = route(query)
         if kind == "wrong-types":
-            body.get("current", {})["us_aqi"] = "high"
-            body.get("current", {})["birch_pollen"] = "lots"
+            current = body.get("current", {})
+            for name, wrong in (("us_aqi", "high"), ("birch_pollen", "lots")):
+                if name in current:
+                    current[name] = wrong
             if "daily" in body:
                 body["daily"]["temperature_2m_max"] = ["warm"]
         if kind == "truncated":

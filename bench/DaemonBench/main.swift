@@ -30,43 +30,6 @@ func folder() -> String {
     return path
 }
 
-/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
-final class NotifySocket {
-    let path: String
-    let fd: Int32
-
-    init(in folder: String) {
-        path = folder + "/notify"
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (i, byte) in path.utf8.enumerated() { buffer[i] = byte }
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-    }
-
-    /// Waits for a datagram containing `text`; returns when it came.
-    func wait(for text: String, timeout: Double = 20) -> ContinuousClock.Instant? {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while ContinuousClock.now < deadline {
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, 100) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0, String(decoding: buffer[..<count], as: UTF8.self).contains(text) { return .now }
-        }
-        return nil
-    }
-
-    deinit {
-        close(fd)
-        unlink(path)
-    }
-}
-
 /// Starts breezed directly (no wrapper, so start-up is breezed's alone) with NOTIFY_SOCKET set.
 func start(_ extra: [String], notify: NotifySocket, in folder: String) throws -> (Process, ContinuousClock.Instant) {
     let process = Process()
@@ -93,9 +56,9 @@ func milliseconds(_ duration: Duration) -> Double {
 var startups: [Double] = []
 for _ in 0..<10 {
     let work = folder()
-    let notify = NotifySocket(in: work)
+    let notify = NotifySocket(folder: work)
     let (process, started) = try start(["--no-gpsd", "--offline", "--fallback-city", "Bern"], notify: notify, in: work)
-    if let ready = notify.wait(for: "READY=1") { startups.append(milliseconds(ready - started)) }
+    if let ready = notify.waitSynchronously(for: "READY=1") { startups.append(milliseconds(ready - started)) }
     stop(process)
 }
 startups.sort()
@@ -107,9 +70,9 @@ print(String(format: "start-up to READY=1, 10 starts: median %.1f ms, max %.1f m
 for (label, extra) in [("gpsd configured, not running", ["--gpsd", "127.0.0.1:\(GPSFake.freePort())"]),
                        ("no location source", ["--no-gpsd"])] {
     let work = folder()
-    let notify = NotifySocket(in: work)
+    let notify = NotifySocket(folder: work)
     let (process, _) = try start(extra + ["--offline", "--fallback-city", "Bern"], notify: notify, in: work)
-    _ = notify.wait(for: "READY=1")
+    _ = notify.waitSynchronously(for: "READY=1")
     try await Task.sleep(for: .seconds(2))
     let before = ProcessMemory.cpuSeconds(pid: process.processIdentifier) ?? .nan
     try await Task.sleep(for: .seconds(idleSeconds))
@@ -125,10 +88,10 @@ let port = GPSFake.freePort()
 let gpsd = try await GPSFake(log: drive, port: port, once: false, interval: 0.005)
 let fixture = try await WebFixture()
 let work = folder()
-let notify = NotifySocket(in: work)
+let notify = NotifySocket(folder: work)
 let (process, _) = try start(["--gpsd", "127.0.0.1:\(port)", "--api-base", fixture.baseURL.absoluteString],
                              notify: notify, in: work)
-_ = notify.wait(for: "READY=1")
+_ = notify.waitSynchronously(for: "READY=1")
 var watchers: [Int32] = []
 for _ in 0..<100 {
     guard let fd = UnixSocket.connect(to: work + "/s.sock") else { continue }
