@@ -40,6 +40,7 @@ public actor Daemon {
     /// Places met in online search results, so that `select` can take their ids.
     var recentOnline: [Int: Place] = [:]
     var statusLine = (place: "", source: "", aqi: "")
+    var lastStatus = ""
 
     /// Loads the index and the state; throws a message for the log when the daemon cannot start.
     public init(configuration: DaemonConfiguration, logger: Logger, systemd: Systemd = Systemd()) throws(StartError) {
@@ -257,9 +258,13 @@ public actor Daemon {
         }
     }
 
+    /// Tells systemd the one-line status when it changed (not on every position).
     func updateStatus() {
         let parts = [statusLine.place, statusLine.source, statusLine.aqi].filter { !$0.isEmpty }
-        systemd.notify("STATUS=" + (parts.isEmpty ? permission.message : parts.joined(separator: " · ")))
+        let status = "STATUS=" + (parts.isEmpty ? permission.message : parts.joined(separator: " · "))
+        guard status != lastStatus else { return }
+        lastStatus = status
+        systemd.notify(status)
     }
 
     // MARK: State

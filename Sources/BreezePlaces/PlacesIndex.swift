@@ -147,8 +147,8 @@ public final class PlacesIndex: Sendable {
     func country(at index: Int) -> (code: String, name: String) {
         guard index < countries.count else { return ("", "") }
         let at = countries.offset + index * PlacesIndexFormat.countrySize
-        let code = String(decoding: [file.base.load(fromByteOffset: at, as: UInt8.self),
-                                     file.base.load(fromByteOffset: at + 1, as: UInt8.self)], as: UTF8.self)
+        // Straight from the mapped bytes: no intermediate array to allocate on every lookup.
+        let code = String(decoding: UnsafeRawBufferPointer(start: file.base + at, count: 2), as: UTF8.self)
         return (code, string(at: u32(at + 4)) ?? "")
     }
 
