@@ -27,4 +27,33 @@ struct SystemdNotifyTests {
         #expect(stopping.contains("STOPPING=1"))
         #expect(await daemon.exitStatus() == 0)
     }
+
+    /// A service manager that reads nothing (its queue holds ten datagrams here) must not stall the daemon: every
+    /// city change changes STATUS, and each still gets its answer.
+    @Test func aNotifySocketNobodyReadsNeverStallsTheDaemon() async throws {
+        let folder = try BreezedProcess.makeFolder()
+        let notify = NotifySocket(folder: folder)
+        let daemon = try await BreezedProcess(
+            folder: folder, ["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"],
+            environment: ["NOTIFY_SOCKET": notify.path])
+        let socket = daemon.socket
+        let answered = await onDedicatedThread { () -> Int in
+            guard let client = LineClient(path: socket, timeout: 5) else { return 0 }
+            let cities = ["Oslo", "Paris", "Rome", "Lisbon"]
+            var count = 0
+            for step in 0..<60 {
+                guard client.send("{\"command\":\"select\",\"query\":\"\(cities[step % 4])\",\"id\":\(step + 1)}"),
+                    client.reply(id: step + 1) != nil
+                else { break }
+                count += 1
+            }
+            return count
+        }
+        #expect(answered == 60)
+        let location = try await daemon.ctl(["where", "--json"])
+        #expect(object(location.output)["city"] as? String == "Lisbon")
+        await daemon.stop()
+        #expect(daemon.process.terminationStatus == 0)
+        _ = notify
+    }
 }
