@@ -109,14 +109,28 @@ public final class SocketServer: Sendable {
         var queued = false
         state.withLock { state in
             state.latest[className] = (trusted, untrusted)
-            for fd in state.clients.keys {
-                guard let watching = state.clients[fd]!.watching, watching.contains(className) else { continue }
-                let bytes = state.clients[fd]!.peer.trusted ? trusted : untrusted
-                let idle = !state.clients[fd]!.hasOutput
-                Self.enqueueUpdate(&state.clients[fd]!, Update(className: className, bytes: bytes))
-                // A client with nothing waiting gets the line now, without a trip through the event loop.
-                if idle && !Self.flush(&state.clients[fd]!) { gone.append(fd) }
-                if state.clients[fd]!.hasOutput { queued = true }
+            // In place through the values' indices: no hashing per client.
+            for index in state.clients.values.indices {
+                guard let watching = state.clients.values[index].watching, watching.contains(className) else { continue }
+                let bytes = state.clients.values[index].peer.trusted ? trusted : untrusted
+                if state.clients.values[index].hasOutput {
+                    Self.enqueueUpdate(&state.clients.values[index], Update(className: className, bytes: bytes))
+                    queued = true
+                    continue
+                }
+                // A client with nothing waiting gets the shared bytes now, without a copy or a trip through the
+                // event loop; only what the socket does not take is kept for later.
+                switch Self.sendNow(bytes, to: state.clients.values[index].fd) {
+                case .sent:
+                    break
+                case .partly(let written):
+                    state.clients.values[index].writing = bytes
+                    state.clients.values[index].written = written
+                    state.clients.values[index].blockedSince = .now
+                    queued = true
+                case .gone:
+                    gone.append(state.clients.values[index].fd)
+                }
             }
         }
         gone.forEach(remove)
@@ -134,6 +148,24 @@ public final class SocketServer: Sendable {
 
     static func line(_ message: JSONValue) -> [UInt8] {
         Array((message.encoded() + "\n").utf8)
+    }
+
+    private enum SendOutcome {
+        case sent
+        case partly(Int)
+        case gone
+    }
+
+    /// One non-blocking send of a whole line.
+    private static func sendNow(_ bytes: [UInt8], to fd: Int32) -> SendOutcome {
+        while true {
+            let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            if count == bytes.count { return .sent }
+            if count >= 0 { return .partly(count) }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return .partly(0) }
+            return .gone
+        }
     }
 
     private static func enqueueUpdate(_ client: inout Client, _ update: Update) {
