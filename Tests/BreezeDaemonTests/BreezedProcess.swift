@@ -50,6 +50,11 @@ final class BreezedProcess: @unchecked Sendable {
         }
     }
 
+    /// A daemon a test left running (a failed expectation before `stop()`) is killed, not left behind.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }

@@ -180,6 +180,8 @@ struct DaemonEndToEndTests {
                 }
                 return saved.map { ($0, nil) }
             }
+            // Killed mid-burst above; if the burst ended early (a reply timed out), kill it now: one daemon per folder.
+            daemon.signal(SIGKILL)
             _ = await daemon.exitStatus(timeout: 10)
             let loaded = StateStore(folder: folder + "/state").load()
             #expect(loaded.problem == nil, "round \(round): \(loaded.problem ?? "")")
