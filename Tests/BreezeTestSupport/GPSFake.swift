@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -53,8 +54,19 @@ public final class GPSFake: @unchecked Sendable {
         if process.isRunning { process.terminate() }
     }
 
-    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    /// A TCP port on 127.0.0.1 that was free a moment ago and that no other test of this process was given: tests
+    /// running side by side must not start two gpsds on one port (a test would read the other's receiver).
     public static func freePort() -> Int {
+        while true {
+            let port = systemFreePort()
+            let fresh = handedOut.withLock { $0.insert(port).inserted }
+            if fresh { return port }
+        }
+    }
+
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    private static func systemFreePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
