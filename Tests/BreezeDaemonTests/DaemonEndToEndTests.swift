@@ -282,9 +282,14 @@ struct DaemonEndToEndTests {
             import os, sys
             os.execv('/usr/bin/python3', ['python3', '\(script)', '\(folder)'] + sys.argv[1:])
             """
-        let daemon = try await BreezedProcess(folder: folder, [
-            "--no-gpsd", "--no-geoclue", "--api-base", fixture.baseURL.absoluteString, "--fallback-city", "Bern",
-        ], wrapper: wrapper)
+        // With GeoClue on a private bus where it can run (root, geoclue-2.0), so D-Bus is exercised too.
+        let rig = GeoClueRig.isAvailable ? try await GeoClueRig() : nil
+        rig?.fix(46.4929, 7.5607)
+        let daemon = try await BreezedProcess(
+            folder: folder,
+            ["--no-gpsd", "--api-base", fixture.baseURL.absoluteString, "--fallback-city", "Bern"]
+                + (rig == nil ? ["--no-geoclue"] : []),
+            environment: rig.map { ["DBUS_SYSTEM_BUS_ADDRESS": $0.busAddress] } ?? [:], wrapper: wrapper)
         let air = try await daemon.ctl(["air", "--json"], timeout: 30) { object($0.output)["state"] as? String == "fresh" }
         #expect(object(air.output)["us_aqi"] as? Double == 26, "\(air.output) \(air.errors)")
         // The restrictions are in force on the daemon itself.
@@ -297,11 +302,18 @@ struct DaemonEndToEndTests {
                 "/ is read-only")
         let lookup = try await daemon.ctl(["lookup", "-33.8688", "151.2093", "--json"])
         #expect(object(lookup.output)["city"] as? String == "Sydney")
+        if let rig {
+            // D-Bus from inside the read-only system: GeoClue's position names the place.
+            let located = try await daemon.ctl(["where", "--json"], timeout: 30) { object($0.output)["source"] as? String == "geoclue" }
+            #expect(object(located.output)["city"] as? String == "Adelboden", "\(located.output)")
+            _ = rig
+        }
         let saved = try await daemon.ctl(["saved", "add", "Oslo"])
         #expect(saved.status == 0, "\(saved.errors)")
         await daemon.stop()
         #expect(daemon.process.terminationStatus == 0, "\(daemon.log())")
         #expect(daemon.process.terminationReason == .exit)
         #expect(StateStore(folder: folder + "/state").load().state.saved.map(\.name) == ["Oslo"])
+        await rig?.stop()
     }
 }

@@ -1,5 +1,6 @@
 import BreezeCore
 import BreezeGeoClue
+import BreezeTestSupport
 import Foundation
 import Testing
 

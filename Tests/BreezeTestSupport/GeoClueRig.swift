@@ -1,4 +1,3 @@
-import BreezeTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -11,27 +10,27 @@ import Glibc
 /// temporary folder; GeoClue runs as its own user inside a mount namespace where a test `geoclue.conf` is bound over
 /// `/etc/geoclue/geoclue.conf` (its path is fixed; the real file is not touched), with only the network-NMEA source
 /// and a Wi-Fi source pointed at a dead loopback port.
-final class GeoClueRig: @unchecked Sendable {
+public final class GeoClueRig: @unchecked Sendable {
     // @unchecked: set up in init, then only read; Process and FileHandle are safe to use from any thread.
-    static var isAvailable: Bool {
+    public static var isAvailable: Bool {
         getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/libexec/geoclue")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
             && getpwnam("geoclue") != nil
     }
 
-    let folder: String
-    let busAddress: String
+    public let folder: String
+    public let busAddress: String
     private let bus: Process
     private let nmea: Process
     private let nmeaInput: Pipe
-    private(set) var geoclue: Process?
+    public private(set) var geoclue: Process?
 
     /// - Parameters:
     ///   - whitelist: the `[agent] whitelist` (breezed is on it unless a test says otherwise).
     ///   - appSection: an app section for breezed, e.g. "allowed=false".
     ///   - geoclue: start GeoClue (a test of the bus alone leaves it out).
-    init(whitelist: String = "breezed", appSection: String? = nil, geoclue startingGeoClue: Bool = true) async throws {
+    public init(whitelist: String = "breezed", appSection: String? = nil, geoclue startingGeoClue: Bool = true) async throws {
         folder = NSTemporaryDirectory() + "breeze-geoclue-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         chmod(folder, 0o755)
@@ -94,7 +93,7 @@ final class GeoClueRig: @unchecked Sendable {
     }
 
     /// Starts GeoClue (again); it stays up while it has no clients (`--timeout=0`).
-    func startGeoClue() async throws {
+    public func startGeoClue() async throws {
         let command = "mount --bind \(folder)/geoclue.conf /etc/geoclue/geoclue.conf && exec setpriv --reuid=geoclue "
             + "--regid=geoclue --clear-groups /usr/libexec/geoclue --timeout=0"
         let process = try await ChildProcess.launch("/usr/bin/unshare", ["-m", "/bin/sh", "-c", command], environment: [
@@ -109,23 +108,23 @@ final class GeoClueRig: @unchecked Sendable {
         }
     }
 
-    func killGeoClue() async {
+    public func killGeoClue() async {
         guard let geoclue else { return }
         kill(geoclue.processIdentifier, SIGKILL)
         while geoclue.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
     }
 
-    func signalGeoClue(_ signal: Int32) {
+    public func signalGeoClue(_ signal: Int32) {
         if let geoclue { kill(geoclue.processIdentifier, signal) }
     }
 
     /// Sends fixes at a position from now on.
-    func fix(_ latitude: Double, _ longitude: Double) {
+    public func fix(_ latitude: Double, _ longitude: Double) {
         nmeaInput.fileHandleForWriting.write(Data("fix \(latitude) \(longitude)\n".utf8))
     }
 
     /// Sends sentences without a fix from now on.
-    func noFix() {
+    public func noFix() {
         nmeaInput.fileHandleForWriting.write(Data("nofix\n".utf8))
     }
 
@@ -140,7 +139,7 @@ final class GeoClueRig: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self).contains("boolean true")
     }
 
-    func stop() async {
+    public func stop() async {
         if let geoclue, geoclue.isRunning {
             kill(geoclue.processIdentifier, SIGCONT)
             kill(geoclue.processIdentifier, SIGKILL)
