@@ -174,8 +174,8 @@ public actor Daemon {
         watchdogTask.cancel()
         await locationTask.value
         saveState()
-        // Let the socket thread send its goodbyes.
-        for _ in 0..<100 where server.clientCount > 0 { try? await Task.sleep(for: .milliseconds(20)) }
+        // Let the socket thread send its goodbyes before the process ends.
+        for _ in 0..<150 where !server.hasStopped { try? await Task.sleep(for: .milliseconds(20)) }
         if inherited == nil { unlink(configuration.socketPath) }
         logger.notice("daemon.stopped")
         return 0

@@ -40,13 +40,19 @@ public struct Systemd: Sendable {
         }
         let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
         let message = Array(state.utf8)
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                // Never wait for the service manager: a full queue drops this notification rather than stalling us.
-                message.withUnsafeBytes {
-                    sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
+        // Never block on the service manager. STATUS and WATCHDOG are dropped when its queue is full (the next one
+        // follows soon); READY and STOPPING matter once, so they are tried again for up to a second.
+        let attempts = state.hasPrefix("READY=") || state.hasPrefix("STOPPING=") ? 100 : 1
+        for attempt in 0..<attempts {
+            let sent = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                    message.withUnsafeBytes {
+                        sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
+                    }
                 }
             }
+            if sent >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return }
+            if attempt + 1 < attempts { usleep(10_000) }
         }
     }
 

@@ -68,6 +68,7 @@ public final class SocketServer: Sendable {
 
     private struct State {
         var running = true
+        var finished = false
         var clients: [Int32: Client] = [:]
         var nextID = 1
         /// The newest object of each class: (precise, for trusted peers; as others see it).
@@ -418,17 +419,27 @@ public final class SocketServer: Sendable {
         if removed { close(fd) }
     }
 
+    /// Sends what each client still has waiting (as far as its socket takes it without waiting), then the goodbye
+    /// unless a line is left half-written, and closes it.
     private func shutDown() {
         let line = Self.line(ProtocolMessage.error(ProtocolError(.shuttingDown, "breezed is stopping")))
-        let fds = state.withLock { state in
-            let fds = Array(state.clients.keys)
-            state.clients.removeAll()
-            return fds
+        var clients = state.withLock { state in
+            defer { state.clients.removeAll() }
+            return Array(state.clients.values)
         }
-        for fd in fds {
-            _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            close(fd)
+        for index in clients.indices {
+            _ = Self.flush(&clients[index])
+            if clients[index].written == clients[index].writing.count {
+                _ = line.withUnsafeBytes { send(clients[index].fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            }
+            close(clients[index].fd)
         }
+        state.withLock { $0.finished = true }
+    }
+
+    /// True once `stop()` has told every client and closed it.
+    public var hasStopped: Bool {
+        state.withLock { $0.finished }
     }
 
     /// Raises the soft limit on open descriptors to at least `count` (within the hard limit), so the default of
