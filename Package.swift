@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "BreezeProtocolTests", dependencies: ["BreezeProtocol"]),
         .testTarget(name: "BreezeServerTests", dependencies: ["BreezeServer", "BreezeProtocol", "BreezeSystem", "BreezeTestSupport"]),
         .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces", "BreezeTestSupport"]),
-        .target(name: "BreezeTestSupport", dependencies: ["BreezeCore"], path: "Tests/BreezeTestSupport"),
+        .target(name: "BreezeTestSupport", dependencies: ["BreezeCore", "BreezeGeoClue"], path: "Tests/BreezeTestSupport"),
         .testTarget(
             name: "BreezeGPSDTests",
             dependencies: ["BreezeGPSD", "BreezeLocation", "BreezePlaces", "BreezeTestSupport"]),

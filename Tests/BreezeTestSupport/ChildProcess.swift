@@ -47,7 +47,9 @@ public final class DescriptorGate: Sendable {
     public func spawning<T>(_ body: () throws -> T) async throws -> T {
         while true {
             let entered = state.withLock { state -> Bool in
-                guard !state.churning else { return false }
+                // One start at a time, and none while a test churns descriptors: Foundation's Process.run has been
+                // seen to crash (a bad memcpy) when it overlapped either.
+                guard !state.churning, state.spawning == 0 else { return false }
                 state.spawning += 1
                 return true
             }

@@ -1,3 +1,4 @@
+import BreezeGeoClue
 import Foundation
 
 #if canImport(Glibc)
@@ -128,15 +129,14 @@ public final class GeoClueRig: @unchecked Sendable {
         nmeaInput.fileHandleForWriting.write(Data("nofix\n".utf8))
     }
 
+    /// Asks the bus, in process (starting a `dbus-send` every 50 ms would be a child process per question).
     private func hasOwner(_ name: String) async throws -> Bool {
-        let output = Pipe()
-        let process = try await ChildProcess.launch("/usr/bin/dbus-send", [
-            "--bus=\(busAddress)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-            "org.freedesktop.DBus.NameHasOwner", "string:\(name)",
-        ], output: output)
-        let data = await onDedicatedThread { output.fileHandleForReading.readDataToEndOfFile() }
-        while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
-        return String(decoding: data, as: UTF8.self).contains("boolean true")
+        let bus = try await BusConnection.system(address: busAddress)
+        defer { bus.close() }
+        let reply = try await bus.call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)],
+            timeout: 5)
+        return reply.first?.bool == true
     }
 
     public func stop() async {
