@@ -39,6 +39,8 @@ public actor Daemon {
     var publishedPlaceID: Int?
     /// Places met in online search results, so that `select` can take their ids.
     var recentOnline: [Int: Place] = [:]
+    /// Nominatim's names for places named offline, by the offline place's id.
+    var onlineNames: [Int: Place] = [:]
     var statusLine = (place: "", source: "", aqi: "")
     var lastStatus = ""
 
@@ -213,7 +215,8 @@ public actor Daemon {
     }
 
     func publishLocation() {
-        guard let update = effective else { return }
+        guard var update = effective else { return }
+        if update.fix != nil, let online = onlineNames[update.place.id] { update.place = online }
         let fix = update.fix
         let coordinate = fix?.coordinate ?? update.place.coordinate
         func message(_ coordinate: Coordinate) -> JSONValue {
@@ -232,8 +235,32 @@ public actor Daemon {
                 let place = update.place
                 Task { await pipeline.fetchAllData(for: place) }
             }
+            if let fix, let nominatim, onlineNames[update.place.id] == nil {
+                let place = update.place
+                Task { await self.nameOnline(place, at: fix.coordinate, with: nominatim) }
+            }
         }
         updateStatus()
+    }
+
+    /// Online reverse geocoding (`online_reverse_geocoding`): Nominatim's name for the position replaces the
+    /// offline one in `LOCATION` (the offline place still keys the data and the cache); without an answer the
+    /// offline name stays.
+    func nameOnline(_ place: Place, at coordinate: Coordinate, with nominatim: NominatimClient) async {
+        do {
+            guard let online = try await nominatim.place(at: coordinate), !online.name.isEmpty else { return }
+            var named = place
+            named.name = online.name
+            named.admin1 = online.admin1 ?? place.admin1
+            if !online.country.isEmpty { named.country = online.country }
+            if !online.countryCode.isEmpty { named.countryCode = online.countryCode }
+            if onlineNames.count > 256 { onlineNames.removeAll() }
+            onlineNames[place.id] = named
+            logger.info("place.online", ["offline": place.displayName, "online": named.displayName])
+            if effective?.place.id == place.id { publishLocation() }
+        } catch {
+            logger.notice("place.online_failed", ["code": error.code.rawValue, "reason": error.reason])
+        }
     }
 
     // MARK: Data

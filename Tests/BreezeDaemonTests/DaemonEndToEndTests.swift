@@ -49,6 +49,32 @@ struct DaemonEndToEndTests {
         #expect(await daemon.exitStatus() == 0)
     }
 
+    @Test(.enabled(if: GPSFake.isAvailable, "needs gpsd and gpsfake"))
+    func onlineReverseGeocodingNamesThePositionThroughNominatim() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        let folder = try BreezedProcess.makeFolder()
+        try "[location]\nonline_reverse_geocoding=true\n".write(toFile: folder + "/breezed.conf", atomically: true, encoding: .utf8)
+        let port = GPSFake.freePort()
+        let gpsd = try await GPSFake(log: Self.drive, port: port, once: false, interval: 0.02)
+        let daemon = try await BreezedProcess(folder: folder, [
+            "--config", folder + "/breezed.conf", "--gpsd", "127.0.0.1:\(port)", "--no-geoclue",
+            "--api-base", fixture.baseURL.absoluteString,
+        ])
+        let named = try await daemon.ctl(["where", "--json"], timeout: 60) { object($0.output)["city"] as? String == "Fixture Town" }
+        let location = object(named.output)
+        #expect(location["name"] as? String == "Fixture Town, Fixture Land", "\(named.output)")
+        #expect(location["country_code"] as? String == "FX")
+        #expect(location["source"] as? String == "gpsd")
+        let requests = try await fixture.requests().filter { $0.path == "/reverse" }
+        #expect(!requests.isEmpty)
+        // Nominatim's policy: at most one request a second.
+        let starts = requests.map(\.start).sorted()
+        #expect(zip(starts.dropFirst(), starts).allSatisfy { $0 - $1 >= 0.99 }, "\(starts)")
+        await daemon.stop()
+        await gpsd.stop()
+    }
+
     @Test func airComesFromTheFixtureAndSelectSwitchesToManual() async throws {
         let fixture = try await WebFixture()
         defer { fixture.stop() }
