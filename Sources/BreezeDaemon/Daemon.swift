@@ -132,7 +132,9 @@ public actor Daemon {
         var serverConfiguration = SocketServer.Configuration()
         serverConfiguration.release = Self.release
         serverConfiguration.maximumClients = configuration.maximumClients
-        serverConfiguration.trust = TrustPolicy(groupID: Self.groupID(configuration.socketGroup))
+        // Without a configured group, the daemon's own group is trusted ("breeze" under the unit), unless that is root's.
+        serverConfiguration.trust = TrustPolicy(
+            groupID: Self.groupID(configuration.socketGroup) ?? (getgid() != 0 ? getgid() : nil))
         server = SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
             await self.handle(request, from: peer)
         }

@@ -36,7 +36,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var requestsPerHour = 500
     // [socket]
     public var socketPath = "/run/breezed/breezed.sock"
-    /// The group whose members may change state; nil: root and the daemon's own user only.
+    /// The group whose members may change state; nil: the daemon's own group (unless it is root's), with root and
+    /// the daemon's own user.
     public var socketGroup: String?
     /// Round coordinates to two decimals for peers outside the group.
     public var roundCoordinatesForOthers = true
