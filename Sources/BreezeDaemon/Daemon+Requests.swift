@@ -98,14 +98,10 @@ extension Daemon {
     }
 
     private func locationReply() -> JSONValue {
-        guard let update = effective else {
+        guard let update = named else {
             return .object([("class", .string("LOCATION")), ("state", .string(permission.name)), ("name", .null)])
         }
-        let coordinate = update.fix?.coordinate ?? update.place.coordinate
-        return ProtocolMessage.location(
-            place: update.place, coordinate: coordinate, accuracy: update.fix?.horizontalAccuracy, source: update.source,
-            receivedAt: update.fix?.receivedWallTime, distance: update.fix == nil ? nil : update.distance,
-            permission: permission)
+        return locationMessage(update)
     }
 
     /// A city from `id` (a GeoNames id, or one from online search) or `query` (the first match).

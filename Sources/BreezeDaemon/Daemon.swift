@@ -139,7 +139,7 @@ public actor Daemon {
             await self.handle(request, from: peer)
         }
         server.start()
-        publisher.attach(server, roundForOthers: configuration.roundCoordinatesForOthers) { [self] update in
+        publisher.attach(server) { [self] update in
             Task { await self.dataChanged(update) }
         }
         publishInitialData()
@@ -216,18 +216,30 @@ public actor Daemon {
         state.selected.map { LocationUpdate(place: $0, distance: 0, fix: nil) } ?? live
     }
 
-    func publishLocation() {
-        guard var update = effective else { return }
+    /// The location shown, with Nominatim's name for a live position where there is one.
+    var named: LocationUpdate? {
+        guard var update = effective else { return nil }
         if update.fix != nil, let online = onlineNames[update.place.id] { update.place = online }
+        return update
+    }
+
+    /// The `LOCATION` object for `update`, at its position (or `coordinate`, rounded for others).
+    func locationMessage(_ update: LocationUpdate, at coordinate: Coordinate? = nil) -> JSONValue {
+        let fix = update.fix
+        return ProtocolMessage.location(
+            place: update.place, coordinate: coordinate ?? fix?.coordinate ?? update.place.coordinate,
+            accuracy: fix?.horizontalAccuracy, source: update.source, receivedAt: fix?.receivedWallTime,
+            distance: fix == nil ? nil : update.distance, permission: permission)
+    }
+
+    func publishLocation() {
+        guard let update = named else { return }
         let fix = update.fix
         let coordinate = fix?.coordinate ?? update.place.coordinate
-        func message(_ coordinate: Coordinate) -> JSONValue {
-            ProtocolMessage.location(
-                place: update.place, coordinate: coordinate, accuracy: fix?.horizontalAccuracy, source: update.source,
-                receivedAt: fix?.receivedWallTime, distance: fix == nil ? nil : update.distance, permission: permission)
-        }
-        let precise = message(coordinate)
-        server.publish(precise, others: configuration.roundCoordinatesForOthers ? message(coordinate.rounded(toDecimals: 2)) : nil)
+        server.publish(
+            locationMessage(update),
+            others: configuration.roundCoordinatesForOthers
+                ? locationMessage(update, at: coordinate.rounded(toDecimals: 2)) : nil)
         statusLine.place = update.place.displayName
         statusLine.source = fix.map { "\($0.source.rawValue) \($0.mode.title)" } ?? update.source
         if publishedPlaceID != update.place.id {
@@ -269,14 +281,9 @@ public actor Daemon {
 
     func publishInitialData() {
         for dataset in Dataset.allCases {
-            let status: DatasetStatus = configuration.offline
-                ? .offline : .loading
-            var message = DatasetMessage.empty(dataset, status: status)
-            if configuration.offline, case .object(var members) = message {
-                members.append(("reason", .string("web requests are off (--offline)")))
-                message = .object(members)
-            }
-            server.publish(message)
+            server.publish(configuration.offline
+                ? DatasetMessage.empty(dataset, status: .offline, reason: "web requests are off (--offline)")
+                : DatasetMessage.empty(dataset, status: .loading))
         }
     }
 

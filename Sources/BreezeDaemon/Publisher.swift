@@ -14,7 +14,7 @@ final class Publisher: Sendable {
 
     private let target = Mutex<Target?>(nil)
 
-    func attach(_ server: SocketServer, roundForOthers: Bool, onChange: @escaping @Sendable (DataUpdate) -> Void) {
+    func attach(_ server: SocketServer, onChange: @escaping @Sendable (DataUpdate) -> Void) {
         target.withLock { $0 = Target(server: server, onChange: onChange) }
     }
 

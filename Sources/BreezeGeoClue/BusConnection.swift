@@ -162,8 +162,6 @@ public final class BusConnection: Sendable {
         return properties
     }
 
-    var isClosed: Bool { shared.withLock { $0.stopped } }
-
     // MARK: For the loop
 
     @discardableResult

@@ -62,9 +62,9 @@ public enum DatasetMessage {
     }
 
     /// The same dataset in the state `status` with no values: for offline mode and before any place is known.
-    public static func empty(_ dataset: Dataset, status: DatasetStatus) -> JSONValue {
+    public static func empty(_ dataset: Dataset, status: DatasetStatus, reason: String? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("class", .string(dataset.className)), ("state", .string(status.name))]
-        if let reason = status.reason { members.append(("reason", .string(reason))) }
+        if let reason = reason ?? status.reason { members.append(("reason", .string(reason))) }
         return .object(members)
     }
 

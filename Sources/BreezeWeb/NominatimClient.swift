@@ -21,7 +21,8 @@ public actor NominatimClient {
     /// The city, town, village or hamlet at `coordinate`; nil where Nominatim names none. Positions within about
     /// 100 m share one cached answer.
     public func place(at coordinate: Coordinate) async throws(WebError) -> Place? {
-        let key = "\(coordinate.latitude.roundedTo(3)),\(coordinate.longitude.roundedTo(3))"
+        let cell = coordinate.rounded(toDecimals: 3)
+        let key = "\(cell.latitude),\(cell.longitude)"
         if let cached = cache[key] { return cached }
         // Space requests a second apart, counting from when each was sent (the actor is reentrant, so claim the
         // slot before suspending).
@@ -89,12 +90,5 @@ public actor NominatimClient {
             case city, town, village, hamlet, state, country
             case countryCode = "country_code"
         }
-    }
-}
-
-extension Double {
-    fileprivate func roundedTo(_ decimals: Int) -> Double {
-        let scale = pow(10, Double(decimals))
-        return (self * scale).rounded() / scale
     }
 }
