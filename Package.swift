@@ -24,6 +24,7 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        .systemLibrary(name: "CEpoll", path: "CEpoll"),
 
         // Domain: values, AQI, units, geodesy, the permission state machine. No I/O.
         .target(name: "BreezeCore"),
@@ -72,7 +73,7 @@ let package = Package(
 
         .executableTarget(
             name: "server-bench",
-            dependencies: ["BreezeServer", "BreezeProtocol", "BreezeTestSupport"],
+            dependencies: ["BreezeServer", "BreezeProtocol", "BreezeTestSupport", "CEpoll"],
             path: "bench/ServerBench"
         ),
         .executableTarget(

@@ -56,6 +56,8 @@ public final class SocketServer: Sendable {
         var framer: LineFramer
         /// nil: not watching; otherwise the classes watched.
         var watching: Set<String>?
+        /// The watched classes that have a bit in `State.classBits`, as a mask: what `publish` tests per client.
+        var watchMask: UInt64 = 0
         var replies: [[UInt8]] = []
         var updates: [Update] = []
         var writing: [UInt8] = []
@@ -64,6 +66,41 @@ public final class SocketServer: Sendable {
         var closeAfterFlush = false
 
         var hasOutput: Bool { written < writing.count || !replies.isEmpty || !updates.isEmpty }
+
+        enum Offer {
+            case notWatching, sent, queued, gone
+        }
+
+        /// Hands a published update to this client: sent at once, without a copy or a trip through the event loop,
+        /// when nothing waits before it; queued (replacing an older one of its class) when something does; only
+        /// what the socket does not take is kept for later. Mutating, so the fan-out works on the client in place.
+        mutating func offer(
+            _ update: (trusted: Update, others: Update),
+            bytes: (trusted: UnsafeRawBufferPointer, others: UnsafeRawBufferPointer),
+            bit: UInt64?
+        ) -> Offer {
+            if let bit {
+                guard watchMask & bit != 0 else { return .notWatching }
+            } else {
+                guard watching?.contains(update.trusted.className) == true else { return .notWatching }
+            }
+            // `hasOutput` spelled out: through the computed property the compiler copies the whole client first.
+            if written < writing.count || !replies.isEmpty || !updates.isEmpty {
+                SocketServer.enqueueUpdate(&self, peer.trusted ? update.trusted : update.others)
+                return .queued
+            }
+            switch SocketServer.sendNow(peer.trusted ? bytes.trusted : bytes.others, to: fd) {
+            case .sent:
+                return .sent
+            case .partly(let count):
+                writing = peer.trusted ? update.trusted.bytes : update.others.bytes
+                written = count
+                blockedSince = .now
+                return .queued
+            case .gone:
+                return .gone
+            }
+        }
     }
 
     private struct State {
@@ -73,13 +110,44 @@ public final class SocketServer: Sendable {
         var nextID = 1
         /// The newest object of each class: (precise, for trusted peers; as others see it).
         var latest: [String: (trusted: [UInt8], others: [UInt8])] = [:]
+        /// A bit for each class published or listed in the snapshot order (at most 64), so that fanning an update
+        /// out tests one bit per client instead of hashing the class name into each client's set.
+        var classBits: [String: UInt64] = [:]
+
+        func mask(of classes: Set<String>) -> UInt64 {
+            classes.reduce(0) { $0 | (classBits[$1] ?? 0) }
+        }
+
+        /// The class's bit, given one on its first use while bits remain; nil when all 64 are taken.
+        mutating func bit(for className: String) -> UInt64? {
+            if let bit = classBits[className] { return bit }
+            guard classBits.count < 64 else { return nil }
+            let bit = UInt64(1) << UInt64(classBits.count)
+            classBits[className] = bit
+            forEachClient { client in
+                if client.watching?.contains(className) == true { client.watchMask |= bit }
+            }
+            return bit
+        }
+
+        /// Visits every client in place. (Not `for index in clients.values.indices`: that collection holds a
+        /// reference to the storage, so the first change through it would copy the whole dictionary.)
+        mutating func forEachClient(_ body: (inout Client) -> Void) {
+            var index = clients.values.startIndex
+            while index != clients.values.endIndex {
+                body(&clients.values[index])
+                clients.values.formIndex(after: &index)
+            }
+        }
     }
 
     public init(listener: UnixListener, configuration: Configuration = Configuration(), handler: @escaping Handler) {
         self.listener = listener
         self.configuration = configuration
         self.handler = handler
-        state = Mutex(State())
+        var state = State()
+        for className in configuration.snapshotOrder { _ = state.bit(for: className) }
+        self.state = Mutex(state)
     }
 
     /// Starts the event loop on its own thread.
@@ -110,27 +178,18 @@ public final class SocketServer: Sendable {
         var queued = false
         state.withLock { state in
             state.latest[className] = (trusted, untrusted)
-            // In place through the values' indices: no hashing per client.
-            for index in state.clients.values.indices {
-                guard let watching = state.clients.values[index].watching, watching.contains(className) else { continue }
-                let bytes = state.clients.values[index].peer.trusted ? trusted : untrusted
-                if state.clients.values[index].hasOutput {
-                    Self.enqueueUpdate(&state.clients.values[index], Update(className: className, bytes: bytes))
-                    queued = true
-                    continue
-                }
-                // A client with nothing waiting gets the shared bytes now, without a copy or a trip through the
-                // event loop; only what the socket does not take is kept for later.
-                switch Self.sendNow(bytes, to: state.clients.values[index].fd) {
-                case .sent:
-                    break
-                case .partly(let written):
-                    state.clients.values[index].writing = bytes
-                    state.clients.values[index].written = written
-                    state.clients.values[index].blockedSince = .now
-                    queued = true
-                case .gone:
-                    gone.append(state.clients.values[index].fd)
+            let bit = state.bit(for: className)
+            let update = (trusted: Update(className: className, bytes: trusted),
+                          others: Update(className: className, bytes: untrusted))
+            trusted.withUnsafeBytes { trustedBytes in
+                untrusted.withUnsafeBytes { untrustedBytes in
+                    state.forEachClient { client in
+                        switch client.offer(update, bytes: (trustedBytes, untrustedBytes), bit: bit) {
+                        case .notWatching, .sent: break
+                        case .queued: queued = true
+                        case .gone: gone.append(client.fd)
+                        }
+                    }
                 }
             }
         }
@@ -158,9 +217,9 @@ public final class SocketServer: Sendable {
     }
 
     /// One non-blocking send of a whole line.
-    private static func sendNow(_ bytes: [UInt8], to fd: Int32) -> SendOutcome {
+    private static func sendNow(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> SendOutcome {
         while true {
-            let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            let count = send(fd, bytes.baseAddress!, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             if count == bytes.count { return .sent }
             if count >= 0 { return .partly(count) }
             if errno == EINTR { continue }
@@ -313,6 +372,7 @@ public final class SocketServer: Sendable {
             state.withLock { state in
                 guard state.clients[fd] != nil else { return }
                 state.clients[fd]!.watching = classes
+                state.clients[fd]!.watchMask = state.mask(of: classes)
                 let ack = JSONValue.object([
                     ("class", .string("WATCH")), ("enable", .bool(true)),
                     ("classes", .array(configuration.snapshotOrder.filter(classes.contains).map(JSONValue.string))),
@@ -329,6 +389,7 @@ public final class SocketServer: Sendable {
             state.withLock { state in
                 guard state.clients[fd] != nil else { return }
                 state.clients[fd]!.watching = nil
+                state.clients[fd]!.watchMask = 0
                 state.clients[fd]!.updates.removeAll()
                 let ack = JSONValue.object([("class", .string("WATCH")), ("enable", .bool(false))])
                 enqueueReply(&state.clients[fd]!, Self.line(ProtocolMessage.reply(ack, id: request.id)))

@@ -91,6 +91,26 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         #expect(await client.next()?["class"] == .string("AIR"))
     }
 
+    @Test func aClassWatchedBeforeItIsFirstPublishedArrives() async throws {
+        let live = try LiveServer { $0.snapshotOrder = ["LOCATION"] }
+        let early = try #require(live.client())
+        _ = await early.next()
+        early.send("{\"command\":\"watch\",\"classes\":[\"saved\"]}\n")
+        #expect(await early.next()?["class"] == .string("WATCH"))
+        live.server.publish(location(1))
+        live.server.publish(.object([("class", .string("SAVED")), ("count", .number(2))]))
+        let saved = try #require(await early.next())
+        #expect(saved["class"] == .string("SAVED") && saved["count"] == .number(2))
+
+        let late = try #require(live.client())
+        _ = await late.next()
+        late.send("{\"command\":\"watch\",\"classes\":[\"SAVED\"]}\n")
+        #expect(await late.next()?["class"] == .string("WATCH"))
+        live.server.publish(.object([("class", .string("SAVED")), ("count", .number(3))]))
+        #expect(await late.next()?["count"] == .number(3))
+        #expect(await early.next()?["count"] == .number(3))
+    }
+
     @Test func requestsGoToTheHandlerAndRepliesCarryTheirId() async throws {
         let live = try LiveServer(handler: { _, _ in [.object([("class", .string("PLACE")), ("city", .string("Bern"))])] })
         let client = try #require(live.client())
