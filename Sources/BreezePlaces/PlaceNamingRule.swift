@@ -68,29 +68,34 @@ public enum PlaceNamingRule {
         return min(sectionCapKm, sectionScaleKm * weight(population: parent) * scale)
     }
 
+    /// Reach in chord units, as the search uses it: read from the static constants once per search, since every
+    /// read of a lazily initialised static costs a check.
+    struct Reach {
+        var scale = reachScaleChord
+        var cap = reachCapChord
+
+        @inline(__always)
+        func chord(weight: Float) -> Float {
+            min(cap, scale * weight)
+        }
+    }
+
     /// The ordering key of a candidate: smaller is better. Chords are straight-line distances between unit
     /// vectors; the tree stores them as `Float`, and the brute-force check uses this same function.
     /// Keys of the four parts: in a core, the chord (under 2); in reach, 4 + chord / weight (under 8); beyond
     /// reach, 8 + chord.
     @inline(__always)
-    static func key(chord: Float, weight: Float, core: Float) -> Double {
+    static func key(chord: Float, weight: Float, core: Float, reach: Reach) -> Double {
         if chord <= core { return Double(chord) }
-        if chord <= reachChord(weight: weight) { return 4 + Double(chord) / Double(weight) }
+        if chord <= reach.chord(weight: weight) { return 4 + Double(chord) / Double(weight) }
         return 8 + Double(chord)
     }
 
     /// The smallest key any point of a tree node could have, given its nearest possible chord and its maxima
     /// (core and reach grow with weight, so the largest weight bounds both).
     @inline(__always)
-    static func bound(chord: Float, maxWeight: Float, maxCore: Float) -> Double {
-        if chord <= maxCore { return Double(chord) }
-        if chord <= reachChord(weight: maxWeight) { return 4 + Double(chord) / Double(maxWeight) }
-        return 8 + Double(chord)
-    }
-
-    @inline(__always)
-    static func reachChord(weight: Float) -> Float {
-        min(reachCapChord, reachScaleChord * weight)
+    static func bound(chord: Float, maxWeight: Float, maxCore: Float, reach: Reach) -> Double {
+        key(chord: chord, weight: maxWeight, core: maxCore, reach: reach)
     }
 
     /// The chord between two points on the unit sphere whose great-circle distance is `km`.
@@ -102,6 +107,7 @@ public enum PlaceNamingRule {
     static func unitVector(_ coordinate: Coordinate) -> SIMD3<Float> {
         let phi = coordinate.latitude * .pi / 180
         let lambda = coordinate.longitude * .pi / 180
-        return SIMD3(Float(cos(phi) * cos(lambda)), Float(cos(phi) * sin(lambda)), Float(sin(phi)))
+        let cosPhi = cos(phi)
+        return SIMD3(Float(cosPhi * cos(lambda)), Float(cosPhi * sin(lambda)), Float(sin(phi)))
     }
 }

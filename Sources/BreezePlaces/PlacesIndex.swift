@@ -23,6 +23,8 @@ public final class PlacesIndex: Sendable {
     let prefixes: Section
     let ranked: Section
     let meta: Section
+    /// The depth of the k-d tree, checked once against its points; nil for a damaged file whose tree does not fit.
+    let treeDepth: Int?
 
     /// Maps the index at `path`.
     public convenience init(path: String) throws(PlacesIndexError) {
@@ -83,6 +85,9 @@ public final class PlacesIndex: Sendable {
         keys = try section(.keys, recordSize: PlacesIndexFormat.keySize)
         prefixes = try section(.prefixes, recordSize: PlacesIndexFormat.prefixSize)
         ranked = try section(.ranked, recordSize: 4)
+        let depth = tree.count == 0 ? 0 : Int.bitWidth - (tree.count + 1).leadingZeroBitCount - 1
+        let fits = tree.count == (1 << depth) - 1 && TreeBuilder.depth(forPointCount: treePoints.count) == depth
+        treeDepth = fits ? depth : nil
     }
 
     /// How many places the index holds.

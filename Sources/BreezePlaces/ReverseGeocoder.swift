@@ -78,6 +78,8 @@ private struct TreeView {
     let points: UnsafeRawPointer
     let pointCount: Int
     let placeCount: UInt32
+    let depth: Int?
+    let reach = PlaceNamingRule.Reach()
 
     init(_ index: PlacesIndex) {
         nodes = index.file.base + index.tree.offset
@@ -85,6 +87,7 @@ private struct TreeView {
         points = index.file.base + index.treePoints.offset
         pointCount = index.treePoints.count
         placeCount = UInt32(index.places.count)
+        depth = index.treeDepth
     }
 
     @inline(__always) private func f32(_ base: UnsafeRawPointer, _ offset: Int) -> Float {
@@ -97,10 +100,7 @@ private struct TreeView {
 
     func bestPlace(for q: SIMD3<Float>) -> UInt32? {
         var best = (key: Double.infinity, place: UInt32.max)
-        let depth = nodeCount == 0 ? 0 : Int.bitWidth - (nodeCount + 1).leadingZeroBitCount - 1
-        guard nodeCount == (1 << depth) - 1, TreeBuilder.depth(forPointCount: pointCount) == depth else {
-            return nil  // a damaged file: the tree does not fit its points
-        }
+        guard let depth else { return nil }  // a damaged file: the tree does not fit its points
         if depth == 0 {
             for point in 0..<pointCount { consider(point, query: q, best: &best) }
             return best.place == .max ? nil : best.place
@@ -149,10 +149,12 @@ private struct TreeView {
     @inline(__always)
     func consider(_ point: Int, query q: SIMD3<Float>, best: inout (key: Double, place: UInt32)) {
         let at = point * PlacesIndexFormat.treePointSize
-        let p = SIMD3(f32(points, at), f32(points, at + 4), f32(points, at + 8))
-        let d = p - q
-        let chord = (d * d).sum().squareRoot()
-        let key = PlaceNamingRule.key(chord: chord, weight: f32(points, at + 12), core: f32(points, at + 16))
+        let dx = f32(points, at) - q.x
+        let dy = f32(points, at + 4) - q.y
+        let dz = f32(points, at + 8) - q.z
+        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+        let key = PlaceNamingRule.key(
+            chord: chord, weight: f32(points, at + 12), core: f32(points, at + 16), reach: reach)
         let place = u32(points, at + 20)
         guard place < placeCount else { return }
         if key < best.key || (key == best.key && place < best.place) {
@@ -160,12 +162,15 @@ private struct TreeView {
         }
     }
 
+    /// The smallest key any point in a child's box could have. Scalar on purpose: SIMD3's `pointwiseMax` is not
+    /// inlined here and cost a fifth of the search.
     @inline(__always)
     private func bound(summaryAt at: Int, query q: SIMD3<Float>) -> Double {
-        let lower = SIMD3(f32(nodes, at), f32(nodes, at + 4), f32(nodes, at + 8))
-        let upper = SIMD3(f32(nodes, at + 12), f32(nodes, at + 16), f32(nodes, at + 20))
-        let gap = pointwiseMax(pointwiseMax(lower - q, q - upper), SIMD3<Float>(repeating: 0))
-        let chord = (gap * gap).sum().squareRoot()
-        return PlaceNamingRule.bound(chord: chord, maxWeight: f32(nodes, at + 24), maxCore: f32(nodes, at + 28))
+        let gx = max(0, max(f32(nodes, at) - q.x, q.x - f32(nodes, at + 12)))
+        let gy = max(0, max(f32(nodes, at + 4) - q.y, q.y - f32(nodes, at + 16)))
+        let gz = max(0, max(f32(nodes, at + 8) - q.z, q.z - f32(nodes, at + 20)))
+        let chord = (gx * gx + gy * gy + gz * gz).squareRoot()
+        return PlaceNamingRule.bound(
+            chord: chord, maxWeight: f32(nodes, at + 24), maxCore: f32(nodes, at + 28), reach: reach)
     }
 }
