@@ -68,7 +68,7 @@ X = unit(lat, lon)
 everything = cKDTree(X)
 
 
-def heuristic_sections(scale=0.017, ratio_min=10.0, decades=2.0, cap_km=10.0):
+def heuristic_sections(scale=0.017, ratio_min=10.0, decades=2.0, cap_km=7.0):
     """PlaceNamingRule's sections: within a scaled radius of a place at least ten times bigger."""
     flags = np.zeros(N, bool)
     for parent in np.argsort(-pop):
