@@ -106,7 +106,7 @@ public final class SocketServer: Sendable {
     private struct State {
         var running = true
         var finished = false
-        var clients: [Int32: Client] = [:]
+        var clients = DescriptorTable<Client>()
         var nextID = 1
         /// The newest object of each class: (precise, for trusted peers; as others see it).
         var latest: [String: (trusted: [UInt8], others: [UInt8])] = [:]
@@ -124,20 +124,10 @@ public final class SocketServer: Sendable {
             guard classBits.count < 64 else { return nil }
             let bit = UInt64(1) << UInt64(classBits.count)
             classBits[className] = bit
-            forEachClient { client in
+            clients.updateEach { _, client in
                 if client.watching?.contains(className) == true { client.watchMask |= bit }
             }
             return bit
-        }
-
-        /// Visits every client in place. (Not `for index in clients.values.indices`: that collection holds a
-        /// reference to the storage, so the first change through it would copy the whole dictionary.)
-        mutating func forEachClient(_ body: (inout Client) -> Void) {
-            var index = clients.values.startIndex
-            while index != clients.values.endIndex {
-                body(&clients.values[index])
-                clients.values.formIndex(after: &index)
-            }
         }
     }
 
@@ -183,7 +173,7 @@ public final class SocketServer: Sendable {
                           others: Update(className: className, bytes: untrusted))
             trusted.withUnsafeBytes { trustedBytes in
                 untrusted.withUnsafeBytes { untrustedBytes in
-                    state.forEachClient { client in
+                    state.clients.updateEach { _, client in
                         switch client.offer(update, bytes: (trustedBytes, untrustedBytes), bit: bit) {
                         case .notWatching, .sent: break
                         case .queued: queued = true
@@ -255,7 +245,7 @@ public final class SocketServer: Sendable {
                        pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)]
             var anyBlocked = false
             state.withLock { state in
-                for (fd, client) in state.clients {
+                state.clients.updateEach { fd, client in
                     var events = Int16(POLLIN)
                     if client.hasOutput { events |= Int16(POLLOUT) }
                     if client.blockedSince != nil { anyBlocked = true }
@@ -318,7 +308,7 @@ public final class SocketServer: Sendable {
                 return
             }
             let outputs = state.withLock { state -> [LineFramer.Output] in
-                guard state.clients[fd] != nil else { return [] }
+                guard state.clients.contains(fd) else { return [] }
                 return state.clients[fd]!.framer.push(buffer[0..<count])
             }
             for output in outputs { handle(output, from: fd) }
@@ -355,7 +345,7 @@ public final class SocketServer: Sendable {
             reply(fd, [ProtocolMessage.reply(ProtocolMessage.version(release: configuration.release), id: request.id)])
         case .status:
             state.withLock { state in
-                guard state.clients[fd] != nil else { return }
+                guard state.clients.contains(fd) else { return }
                 for className in configuration.snapshotOrder {
                     guard let latest = state.latest[className] else { continue }
                     let bytes = peer.trusted ? latest.trusted : latest.others
@@ -370,7 +360,7 @@ public final class SocketServer: Sendable {
                 classes = Set(configuration.snapshotOrder)
             }
             state.withLock { state in
-                guard state.clients[fd] != nil else { return }
+                guard state.clients.contains(fd) else { return }
                 state.clients[fd]!.watching = classes
                 state.clients[fd]!.watchMask = state.mask(of: classes)
                 let ack = JSONValue.object([
@@ -387,7 +377,7 @@ public final class SocketServer: Sendable {
             }
         case .unwatch:
             state.withLock { state in
-                guard state.clients[fd] != nil else { return }
+                guard state.clients.contains(fd) else { return }
                 state.clients[fd]!.watching = nil
                 state.clients[fd]!.watchMask = 0
                 state.clients[fd]!.updates.removeAll()
@@ -412,7 +402,7 @@ public final class SocketServer: Sendable {
 
     private func reply(_ fd: Int32, _ messages: [JSONValue]) {
         state.withLock { state in
-            guard state.clients[fd] != nil else { return }
+            guard state.clients.contains(fd) else { return }
             for message in messages { enqueueReply(&state.clients[fd]!, Self.line(message)) }
         }
     }
@@ -420,7 +410,7 @@ public final class SocketServer: Sendable {
     private func flushAll() {
         var gone: [Int32] = []
         state.withLock { state in
-            for fd in Array(state.clients.keys) {
+            for fd in state.clients.descriptors {
                 if !Self.flush(&state.clients[fd]!) { gone.append(fd) }
             }
         }
@@ -433,10 +423,15 @@ public final class SocketServer: Sendable {
             if client.written == client.writing.count {
                 client.writing = []
                 client.written = 0
+                // An emptied queue is replaced by the shared empty array, not kept with its buffer: an idle
+                // client then holds no queue memory, and the fan-out's "anything waiting?" test reads no buffer
+                // of its own (one cache miss per client, a fifth of publishing to 1,000 of them).
                 if !client.replies.isEmpty {
                     client.writing = client.replies.removeFirst()
+                    if client.replies.isEmpty { client.replies = [] }
                 } else if !client.updates.isEmpty {
                     client.writing = client.updates.removeFirst().bytes
+                    if client.updates.isEmpty { client.updates = [] }
                 } else {
                     client.blockedSince = nil
                     return !client.closeAfterFlush
@@ -461,10 +456,12 @@ public final class SocketServer: Sendable {
 
     private func closeStalled() {
         let limit = Duration.milliseconds(Int(configuration.stallTimeout * 1000))
-        let stalled = state.withLock { state in
-            state.clients.values.filter { client in
-                client.blockedSince.map { $0.duration(to: .now) > limit } ?? false
-            }.map(\.fd)
+        let now = ContinuousClock.now
+        var stalled: [Int32] = []
+        state.withLock { state in
+            state.clients.updateEach { fd, client in
+                if let since = client.blockedSince, since.duration(to: now) > limit { stalled.append(fd) }
+            }
         }
         for fd in stalled {
             let line = Self.line(ProtocolMessage.error(ProtocolError(
@@ -476,7 +473,7 @@ public final class SocketServer: Sendable {
     }
 
     private func remove(_ fd: Int32) {
-        let removed = state.withLock { $0.clients.removeValue(forKey: fd) != nil }
+        let removed = state.withLock { $0.clients.removeValue(for: fd) != nil }
         if removed { close(fd) }
     }
 
