@@ -28,7 +28,8 @@ import Darwin
 /// Populations below `populationFloor` count as the floor (GeoNames has places with population 0).
 /// The parameters were chosen on the 20 labelled receiver logs and the accuracy checks in the tests. The section cap
 /// is 7 km: at 6.5 km the labelled Madrid position is named by a neighbourhood, and a larger cap only sets more real
-/// towns aside (at 10 km, 90.0% of points near places under 20,000 people named them; at 7 km, 91.6%).
+/// towns aside (at 10 km, 90.0% of points near places under 20,000 people named them; at 7 km, 91.0–91.6%, by
+/// sample).
 public enum PlaceNamingRule {
     public static let populationFloor = 1_000.0
     public static let sectionScaleKm = 0.017
@@ -40,10 +41,13 @@ public enum PlaceNamingRule {
     public static let reachScaleKm = 0.05
     public static let reachCapKm = 50.0
 
-    /// Reach in chord units is linear in weight: `reachScaleChord · weight`, capped at `reachCapChord`. (Chord and
-    /// arc differ by under 0.01% at 50 km; this is the definition both the tree search and the scan use.)
+    /// Reach and core in chord units are linear in weight: `scale · weight`, reach capped at `reachCapChord`,
+    /// core at least `coreFloorChord`. (Chord and arc differ by under 0.01% at 50 km; these are the definitions the
+    /// builder, the tree search and the scan all use.)
     static let reachScaleChord = Float(chord(km: reachScaleKm))
     static let reachCapChord = Float(chord(km: reachCapKm))
+    static let coreScaleChord = Float(chord(km: coreScaleKm))
+    static let coreFloorChord = Float(chord(km: coreFloorKm))
 
     /// The parameters in one line, recorded in the index: an index built with other parameters is stale.
     public static var signature: String {
@@ -56,11 +60,6 @@ public enum PlaceNamingRule {
         max(Double(population), populationFloor).squareRoot()
     }
 
-    /// The radius of a place's core, in kilometres.
-    public static func coreKm(population: Int) -> Double {
-        max(coreFloorKm, coreScaleKm * weight(population: population))
-    }
-
     /// How far from a place of `parent` people a place of `child` people counts as its section, in kilometres;
     /// nil when the two are too alike in size for one to be a section of the other.
     public static func sectionRadiusKm(parent: Int, child: Int) -> Double? {
@@ -70,15 +69,22 @@ public enum PlaceNamingRule {
         return min(sectionCapKm, sectionScaleKm * weight(population: parent) * scale)
     }
 
-    /// Reach in chord units, as the search uses it: read from the static constants once per search, since every
-    /// read of a lazily initialised static costs a check.
-    struct Reach {
-        var scale = reachScaleChord
-        var cap = reachCapChord
+    /// Reach and core in chord units, as the search uses them: read from the static constants once per search,
+    /// since every read of a lazily initialised static costs a check.
+    struct Scales {
+        var reachScale = reachScaleChord
+        var reachCap = reachCapChord
+        var coreScale = coreScaleChord
+        var coreFloor = coreFloorChord
 
         @inline(__always)
-        func chord(weight: Float) -> Float {
-            min(cap, scale * weight)
+        func reach(weight: Float) -> Float {
+            min(reachCap, reachScale * weight)
+        }
+
+        @inline(__always)
+        func core(weight: Float) -> Float {
+            max(coreFloor, coreScale * weight)
         }
     }
 
@@ -87,17 +93,17 @@ public enum PlaceNamingRule {
     /// Keys of the four parts: in a core, the chord (under 2); in reach, 4 + chord / weight (under 8); beyond
     /// reach, 8 + chord.
     @inline(__always)
-    static func key(chord: Float, weight: Float, core: Float, reach: Reach) -> Double {
-        if chord <= core { return Double(chord) }
-        if chord <= reach.chord(weight: weight) { return 4 + Double(chord) / Double(weight) }
+    static func key(chord: Float, weight: Float, scales: Scales) -> Double {
+        if chord <= scales.core(weight: weight) { return Double(chord) }
+        if chord <= scales.reach(weight: weight) { return 4 + Double(chord) / Double(weight) }
         return 8 + Double(chord)
     }
 
-    /// The smallest key any point of a tree node could have, given its nearest possible chord and its maxima
-    /// (core and reach grow with weight, so the largest weight bounds both).
+    /// The smallest key any point of a tree node could have, given its nearest possible chord and the largest
+    /// weight below it (core and reach grow with weight, so the largest weight bounds both).
     @inline(__always)
-    static func bound(chord: Float, maxWeight: Float, maxCore: Float, reach: Reach) -> Double {
-        key(chord: chord, weight: maxWeight, core: maxCore, reach: reach)
+    static func bound(chord: Float, maxWeight: Float, scales: Scales) -> Double {
+        key(chord: chord, weight: maxWeight, scales: scales)
     }
 
     /// The chord between two points on the unit sphere whose great-circle distance is `km`.

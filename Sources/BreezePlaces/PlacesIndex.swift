@@ -85,6 +85,7 @@ public final class PlacesIndex: Sendable {
         keys = try section(.keys, recordSize: PlacesIndexFormat.keySize)
         prefixes = try section(.prefixes, recordSize: PlacesIndexFormat.prefixSize)
         ranked = try section(.ranked, recordSize: 4)
+        guard treePoints.count <= places.count else { throw corrupt("the tree has more points than there are places") }
         let depth = tree.count == 0 ? 0 : Int.bitWidth - (tree.count + 1).leadingZeroBitCount - 1
         let fits = tree.count == (1 << depth) - 1 && TreeBuilder.depth(forPointCount: treePoints.count) == depth
         treeDepth = fits ? depth : nil

@@ -39,7 +39,8 @@ public struct PlacesIndexBuilder: Sendable {
         public var bytes = 0
     }
 
-    /// Builds the index. Places keep the order given (sort them first for a reproducible file).
+    /// Builds the index. Places that can name a position come first, in the tree's order, then the city sections in
+    /// the order given (sort the input first for a reproducible file).
     public func build(_ records: [PlaceSourceRecord]) -> (bytes: [UInt8], summary: Summary) {
         var summary = Summary()
         summary.places = records.count
@@ -71,8 +72,25 @@ public struct PlacesIndexBuilder: Sendable {
             admin1Bytes.u32(admin1Names[key].map { pool.add($0) } ?? PlacesIndexFormat.noString)
         }
 
+        // Reverse geocoding: a tree over the places that may name a position. The places are then numbered in
+        // tree order, city sections after them, so a tree point needs no reference to its place.
+        let sections = SectionFinder.sections(of: records)
+        summary.sections = sections.filter { $0 }.count
+        let candidates = records.indices.filter { !sections[$0] }.map { index in
+            let record = records[index]
+            let coordinate = Coordinate(latitude: record.latitude, longitude: record.longitude)
+            return TreeBuilder.Point(
+                position: PlaceNamingRule.unitVector(coordinate),
+                weight: Float(PlaceNamingRule.weight(population: record.population)),
+                place: UInt32(index))
+        }
+        var tree = TreeBuilder(points: candidates)
+        tree.build()
+        let ordered = tree.points.map { records[Int($0.place)] }
+            + records.indices.filter { sections[$0] }.map { records[$0] }
+
         var placeBytes = ByteWriter()
-        for record in records {
+        for record in ordered {
             let admin1Key = "\(record.countryCode).\(record.admin1Code)"
             let admin1 = record.admin1Code.isEmpty ? nil : admin1Index[admin1Key]
             if admin1 != nil, admin1Names[admin1Key] != nil { summary.placesWithAdmin1Name += 1 }
@@ -85,29 +103,14 @@ public struct PlacesIndexBuilder: Sendable {
             placeBytes.u16(admin1.map(UInt16.init) ?? PlacesIndexFormat.noAdmin1)
         }
 
-        // Reverse geocoding: a tree over the places that may name a position.
-        let sections = SectionFinder.sections(of: records)
-        summary.sections = sections.filter { $0 }.count
-        let candidates = records.indices.filter { !sections[$0] }.map { index in
-            let record = records[index]
-            let coordinate = Coordinate(latitude: record.latitude, longitude: record.longitude)
-            return TreeBuilder.Point(
-                position: PlaceNamingRule.unitVector(coordinate),
-                weight: Float(PlaceNamingRule.weight(population: record.population)),
-                core: Float(PlaceNamingRule.chord(km: PlaceNamingRule.coreKm(population: record.population))),
-                place: UInt32(index))
-        }
-        var tree = TreeBuilder(points: candidates)
-        tree.build()
-
         // Search: folded names, sorted, with rankings for prefixes that match many names.
-        let keys = searchKeys(records, summary: &summary)
+        let keys = searchKeys(ordered, summary: &summary)
         var keyBytes = ByteWriter()
         for key in keys {
             keyBytes.u32(pool.add(key.folded))
             keyBytes.u32(key.reference)
         }
-        let ranking = PrefixRanker(keys: keys, populations: records.map(\.population)).rank()
+        let ranking = PrefixRanker(keys: keys, populations: ordered.map(\.population)).rank()
         summary.rankedPrefixes = ranking.prefixes.count
         var prefixBytes = ByteWriter()
         var rankBytes = ByteWriter()
@@ -119,7 +122,7 @@ public struct PlacesIndexBuilder: Sendable {
         for reference in ranking.references { rankBytes.u32(reference) }
 
         var meta = metadata
-        meta["places"] = String(records.count)
+        meta["places"] = String(ordered.count)
         meta["sections"] = String(summary.sections)
         meta["search_keys"] = String(keys.count)
         meta["naming_rule"] = PlaceNamingRule.signature
@@ -129,7 +132,7 @@ public struct PlacesIndexBuilder: Sendable {
         var file = SectionFileWriter()
         file.add(.meta, count: 1, Array(metaJSON.utf8))
         file.add(.strings, count: 1, pool.bytes)
-        file.add(.places, count: records.count, placeBytes.data)
+        file.add(.places, count: ordered.count, placeBytes.data)
         file.add(.countries, count: countryCodes.count, countryBytes.data)
         file.add(.admin1, count: admin1Keys.count, admin1Bytes.data)
         file.add(.tree, count: tree.nodeCount, tree.nodeBytes.data)

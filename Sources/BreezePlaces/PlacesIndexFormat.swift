@@ -13,19 +13,20 @@
 /// | `PLAC` | 24 | geonameid u32, latitude·10⁵ i32, longitude·10⁵ i32, population u32, name u32, country u16, admin1 u16 |
 /// | `CTRY` | 8  | ISO code (2 bytes), padding u16, name u32 |
 /// | `ADM1` | 12 | country u16, padding u16, code u32, name u32 |
-/// | `TREE` | 64 | for each of two children: box min xyz f32×3, box max xyz f32×3, max weight f32, max core f32 |
-/// | `TPTS` | 24 | x, y, z, weight, core (f32 each), place u32 |
+/// | `TREE` | 64 | for each of two children: box min xyz f32×3, box max xyz f32×3, max weight f32, padding u32 |
+/// | `TPTS` | 16 | x, y, z, weight (f32 each); the i-th point is place i |
 /// | `KEYS` | 8  | folded name u32, reference u32 (place index; top bit set for an alternate name) |
 /// | `PRFX` | 12 | folded prefix u32, first u32 (into `RANK`), count u32 |
 /// | `RANK` | 4  | reference u32, as in `KEYS` |
 ///
 /// String references are byte offsets into `STRS`. `TREE` is an implicit, complete k-d tree over unit vectors of
 /// the places that can name a position (not city sections; see `TreeBuilder` for the layout); `TPTS` holds its
-/// points in tree order. `KEYS` is sorted by folded
-/// name bytes; `PRFX` lists, sorted, the prefixes that match many keys, each with its best matches ranked.
+/// points in tree order. `PLAC` lists those places first, in the same order, then the city sections. `KEYS` is
+/// sorted by folded name bytes; `PRFX` lists, sorted, the prefixes that match many keys, each with its best matches
+/// ranked.
 enum PlacesIndexFormat {
     static let magic: [UInt8] = Array("BREEZEPL".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 16
     static let directoryEntrySize = 24
     static let alignment = 64
@@ -34,7 +35,7 @@ enum PlacesIndexFormat {
     static let countrySize = 8
     static let admin1Size = 12
     static let treeNodeSize = 64
-    static let treePointSize = 24
+    static let treePointSize = 16
     static let keySize = 8
     static let prefixSize = 12
 

@@ -40,11 +40,10 @@ public struct ReverseGeocoder: Sendable {
         return match(placeIndex: found, coordinate: coordinate)
     }
 
-    /// The places that can name a position: every place but the city sections, as indexes into the index.
-    public var candidateIndices: [Int] {
-        (0..<index.treePoints.count).map {
-            Int(index.u32(index.treePoints.offset + $0 * PlacesIndexFormat.treePointSize + 20))
-        }
+    /// The places that can name a position: every place but the city sections, as indexes into the index (the
+    /// index lists them first).
+    public var candidateIndices: Range<Int> {
+        0..<index.treePoints.count
     }
 
     func match(placeIndex: Int, coordinate: Coordinate) -> PlaceMatch? {
@@ -77,16 +76,14 @@ private struct TreeView {
     let nodeCount: Int
     let points: UnsafeRawPointer
     let pointCount: Int
-    let placeCount: UInt32
     let depth: Int?
-    let reach = PlaceNamingRule.Reach()
+    let scales = PlaceNamingRule.Scales()
 
     init(_ index: PlacesIndex) {
         nodes = index.file.base + index.tree.offset
         nodeCount = index.tree.count
         points = index.file.base + index.treePoints.offset
         pointCount = index.treePoints.count
-        placeCount = UInt32(index.places.count)
         depth = index.treeDepth
     }
 
@@ -153,10 +150,8 @@ private struct TreeView {
         let dy = f32(points, at + 4) - q.y
         let dz = f32(points, at + 8) - q.z
         let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
-        let key = PlaceNamingRule.key(
-            chord: chord, weight: f32(points, at + 12), core: f32(points, at + 16), reach: reach)
-        let place = u32(points, at + 20)
-        guard place < placeCount else { return }
+        let key = PlaceNamingRule.key(chord: chord, weight: f32(points, at + 12), scales: scales)
+        let place = UInt32(point)  // the i-th point is place i
         if key < best.key || (key == best.key && place < best.place) {
             best = (key, place)
         }
@@ -170,7 +165,6 @@ private struct TreeView {
         let gy = max(0, max(f32(nodes, at + 4) - q.y, q.y - f32(nodes, at + 16)))
         let gz = max(0, max(f32(nodes, at + 8) - q.z, q.z - f32(nodes, at + 20)))
         let chord = (gx * gx + gy * gy + gz * gz).squareRoot()
-        return PlaceNamingRule.bound(
-            chord: chord, maxWeight: f32(nodes, at + 24), maxCore: f32(nodes, at + 28), reach: reach)
+        return PlaceNamingRule.bound(chord: chord, maxWeight: f32(nodes, at + 24), scales: scales)
     }
 }

@@ -3,13 +3,13 @@
 /// The tree is complete and implicit: depth `D` is the smallest with at most `leafSize` points a leaf, node `k`'s
 /// children are `2k+1` and `2k+2`, and the points of the `i`-th node on level `d` are those from `i·n/2^d` up to
 /// `(i+1)·n/2^d` in tree order, split at the median of their widest axis. Each stored node holds the summaries of
-/// its two children (bounding box, largest weight, largest core: 32 bytes each), so a search reads one 64-byte
-/// record a level and never the child itself to decide whether to enter it. Leaves are not stored.
+/// its two children (bounding box and largest weight, padded to 32 bytes each), so a search reads one 64-byte
+/// record a level and never the child itself to decide whether to enter it. Leaves are not stored. Points are
+/// stored in tree order without their place: the builder numbers the places so that the i-th point is place i.
 struct TreeBuilder {
     struct Point {
         var position: SIMD3<Float>
         var weight: Float
-        var core: Float
         var place: UInt32
     }
 
@@ -72,8 +72,6 @@ struct TreeBuilder {
             pointBytes.f32(point.position.y)
             pointBytes.f32(point.position.z)
             pointBytes.f32(point.weight)
-            pointBytes.f32(point.core)
-            pointBytes.u32(point.place)
         }
     }
 
@@ -87,7 +85,7 @@ struct TreeBuilder {
         return (lower, upper)
     }
 
-    /// A child's summary: box, largest weight, largest core. An empty range gets an empty box no query can enter.
+    /// A child's summary: box, largest weight, padding. An empty range gets an empty box no query can enter.
     private mutating func writeSummary(_ low: Int, _ high: Int) {
         guard low < high else {
             for value in [Float.infinity, .infinity, .infinity, -.infinity, -.infinity, -.infinity, 0, 0] {
@@ -97,12 +95,8 @@ struct TreeBuilder {
         }
         let (lower, upper) = box(low, high)
         var maxWeight = points[low].weight
-        var maxCore = points[low].core
-        for point in points[low..<high] {
-            maxWeight = max(maxWeight, point.weight)
-            maxCore = max(maxCore, point.core)
-        }
-        for value in [lower.x, lower.y, lower.z, upper.x, upper.y, upper.z, maxWeight, maxCore] {
+        for point in points[low..<high] { maxWeight = max(maxWeight, point.weight) }
+        for value in [lower.x, lower.y, lower.z, upper.x, upper.y, upper.z, maxWeight, 0] {
             nodeBytes.f32(value)
         }
     }

@@ -18,7 +18,7 @@ import Testing
 
     @Test func readsBackEveryPlace() throws {
         #expect(index.count == SyntheticPlaces.all.count)
-        let metropolis = try #require(index.place(at: 0))
+        let metropolis = try #require(index.placeIndex(geonameID: 1).flatMap(index.place(at:)))
         #expect(metropolis.id == 1)
         #expect(metropolis.name == "Metropolis")
         #expect(metropolis.admin1 == "Central")
@@ -28,16 +28,19 @@ import Testing
         #expect(metropolis.coordinate == Coordinate(latitude: 40, longitude: 10))
         #expect(index.place(at: index.count) == nil)
         #expect(index.place(at: -1) == nil)
-        #expect(index.placeIndex(geonameID: 8) == 7)
+        #expect(index.placeIndex(geonameID: 8).flatMap(index.place(at:))?.population == 150_000)
         #expect(index.placeIndex(geonameID: 99) == nil)
-        #expect(index.place(at: 4)?.admin1 == nil)
+        #expect(index.placeIndex(geonameID: 5).flatMap(index.place(at:))?.admin1 == nil)
+        #expect(Set((0..<index.count).compactMap { index.place(at: $0)?.id }) == Set(SyntheticPlaces.all.map(\.id)))
     }
 
     @Test func aCitySectionNamesItsCity() throws {
         let match = try #require(geocoder.place(for: Coordinate(latitude: 40.0181, longitude: 10.0)))
         #expect(match.place.name == "Metropolis")
         #expect(abs(match.distance - 2_012) < 20)
-        #expect(!geocoder.candidateIndices.contains(1))
+        let oldTown = try #require(index.placeIndex(geonameID: SyntheticPlaces.oldTown.id))
+        #expect(!geocoder.candidateIndices.contains(oldTown))
+        #expect(geocoder.candidateIndices.count == SyntheticPlaces.all.count - 1)
     }
 
     @Test func aPointInsideATownNamesTheTown() throws {
