@@ -7,7 +7,7 @@ import Glibc
 
 /// The real `breezed` and `breezectl` binaries, as `scripts/test` builds them, run as a user would run them.
 final class BreezedProcess: @unchecked Sendable {
-    // @unchecked: all stored properties are constants; Process is safe to signal from any thread.
+    // @unchecked: all stored properties are constants; ChildProcess is safe to signal from any thread.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let breezed = root + "/.build/release/breezed"
@@ -18,7 +18,7 @@ final class BreezedProcess: @unchecked Sendable {
 
     let folder: String
     let socket: String
-    let process: Process
+    let process: ChildProcess
     let errors: Pipe
 
     /// A fresh folder for the socket, state and cache.

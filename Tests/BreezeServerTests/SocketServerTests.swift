@@ -161,12 +161,6 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
     }
 
     @Test func aThousandWatchersEachReceiveEveryUpdate() async throws {
-        try await DescriptorGate.shared.churning {
-            try await thousandWatchers()
-        }
-    }
-
-    func thousandWatchers() async throws {
         let live = try LiveServer { $0.maximumClients = 1_100 }
         SocketServer.raiseDescriptorLimit(atLeast: 4_096)
         var clients: [TestClient] = []

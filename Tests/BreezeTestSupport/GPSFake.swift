@@ -7,10 +7,10 @@ import Glibc
 
 /// A real gpsd, fed a log by `gpsfake` on a loopback port: what the gpsd tests talk to.
 public final class GPSFake: @unchecked Sendable {
-    // @unchecked: `process` is set in init and only read afterwards; Process itself is thread-safe for
+    // @unchecked: `process` is set in init and only read afterwards; ChildProcess itself is thread-safe for
     // terminate/waitUntilExit.
     public let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let folder: String
 
     /// Starts `gpsfake` replaying `log` on `port`.

@@ -12,7 +12,7 @@ import Glibc
 /// `/etc/geoclue/geoclue.conf` (its path is fixed; the real file is not touched), with only the network-NMEA source
 /// and a Wi-Fi source pointed at a dead loopback port.
 public final class GeoClueRig: @unchecked Sendable {
-    // @unchecked: set up in init, then only read; Process and FileHandle are safe to use from any thread.
+    // @unchecked: set up in init, then only read; ChildProcess and FileHandle are safe to use from any thread.
     public static var isAvailable: Bool {
         getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/libexec/geoclue")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
@@ -22,10 +22,10 @@ public final class GeoClueRig: @unchecked Sendable {
 
     public let folder: String
     public let busAddress: String
-    private let bus: Process
-    private let nmea: Process
+    private let bus: ChildProcess
+    private let nmea: ChildProcess
     private let nmeaInput: Pipe
-    public private(set) var geoclue: Process?
+    public private(set) var geoclue: ChildProcess?
 
     /// - Parameters:
     ///   - whitelist: the `[agent] whitelist` (breezed is on it unless a test says otherwise).

@@ -10,10 +10,10 @@ import Glibc
 /// The loopback web-API fixture (`Tests/Fixtures/web-fixture.py`): real-shaped Open-Meteo, Google Pollen and
 /// Nominatim payloads, and faults on demand.
 public final class WebFixture: @unchecked Sendable {
-    // @unchecked: every stored property is a constant; Process is safe to terminate from any thread.
+    // @unchecked: every stored property is a constant; ChildProcess is safe to terminate from any thread.
     public let port: Int
     public let baseURL: URL
-    private let process: Process
+    private let process: ChildProcess
 
     /// One request the fixture served.
     public struct Request: Decodable, Sendable {

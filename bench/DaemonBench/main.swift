@@ -31,20 +31,16 @@ func folder() -> String {
 }
 
 /// Starts breezed directly (no wrapper, so start-up is breezed's alone) with NOTIFY_SOCKET set.
-func start(_ extra: [String], notify: NotifySocket, in folder: String) throws -> (Process, ContinuousClock.Instant) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: breezed)
-    process.arguments = ["--socket", folder + "/s.sock", "--state-dir", folder + "/state", "--cache-dir", folder + "/cache",
-                         "--no-geoclue", "--log-level", "warning"] + extra
-    process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
-    process.standardError = FileHandle.nullDevice
+func start(_ extra: [String], notify: NotifySocket, in folder: String) throws -> (ChildProcess, ContinuousClock.Instant) {
+    let arguments = ["--socket", folder + "/s.sock", "--state-dir", folder + "/state", "--cache-dir", folder + "/cache",
+                     "--no-geoclue", "--log-level", "warning"] + extra
     let started = ContinuousClock.now
-    try process.run()
+    let process = try ChildProcess.spawn(breezed, arguments, environment: ["NOTIFY_SOCKET": notify.path])
     return (process, started)
 }
 
-func stop(_ process: Process) {
-    kill(process.processIdentifier, SIGKILL)
+func stop(_ process: ChildProcess) {
+    process.signal(SIGKILL)
     process.waitUntilExit()
 }
 
