@@ -10,8 +10,6 @@ struct DescriptorTable<Element> {
     private var occupied: [Bool] = []
     private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
-
     func contains(_ fd: Int32) -> Bool {
         fd >= 0 && Int(fd) < occupied.count && occupied[Int(fd)]
     }

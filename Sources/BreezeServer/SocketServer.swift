@@ -483,7 +483,7 @@ public final class SocketServer: Sendable {
         let line = Self.line(ProtocolMessage.error(ProtocolError(.shuttingDown, "breezed is stopping")))
         var clients = state.withLock { state in
             defer { state.clients.removeAll() }
-            return Array(state.clients.values)
+            return state.clients.values
         }
         for index in clients.indices {
             _ = Self.flush(&clients[index])
