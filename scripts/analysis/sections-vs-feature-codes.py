@@ -13,7 +13,7 @@ Usage: scripts/analysis/sections-vs-feature-codes.py WORK_DIR   (needs pip acces
 Takes about a minute. The sampled points differ from the Swift tests' (another random generator), so the
 heuristic's figures differ from theirs by a few tenths of a percent.
 """
-import collections, collections.abc, glob, gzip, json, math, os, pickle, random, subprocess, sys, zipfile
+import collections, collections.abc, glob, gzip, json, math, os, pickle, random, re, subprocess, sys, zipfile
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -106,16 +106,13 @@ def namer(sections, core_scale=0.01, core_floor=1.0, reach_scale=0.05, reach_cap
     return name
 
 
-LOGS = [(52.699969, 5.292754, "Enkhuizen", "NL"), (52.0142, 4.36307, "Delft", "NL"),
-        (46.498320, 7.567402, "Adelboden", "CH"), (53.936907, 27.580991, "Minsk", "BY"),
-        (48.106218, -1.643695, "Rennes", "FR"), (55.073905, 10.425643, "", "DK"),
-        (41.726763, -83.634630, "Toledo", "US"), (40.397667, -3.652717, "Madrid", "ES"),
-        (50.489667, -104.683978, "Regina", "CA"), (33.824362, -118.146965, "Long Beach", "US"),
-        (35.331710, 136.671057, "Anpachi", "JP"), (41.897665, -87.643940, "Chicago", "US"),
-        (48.665685, 2.248442, "Nozay", "FR"), (52.216377, 6.885098, "Enschede", "NL"),
-        (57.163445, -2.121370, "Aberdeen", "GB"), (65.050402, 25.472712, "Oulu", "FI"),
-        (53.537801, -113.493141, "Edmonton", "CA"), (26.636210, -80.189820, "Wellington", "US"),
-        (38.426828, 27.142298, "İzmir", "TR"), (-34.906234, 138.608119, "Adelaide", "AU")]
+# The labelled positions, as the Swift test lists them (one list to keep up to date).
+TEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "BreezePlacesTests",
+                    "GeoNamesIndexTests.swift")
+with open(TEST, encoding="utf-8") as source:
+    LOGS = [(float(latitude), float(longitude), city, country) for latitude, longitude, city, country
+            in re.findall(r'\((-?[\d.]+), (-?[\d.]+), "([^"]*)", "([A-Z]{2})"\)', source.read())]
+assert len(LOGS) == 20, f"expected the 20 labelled positions in {TEST}, found {len(LOGS)}"
 
 
 def score(label, sections):
