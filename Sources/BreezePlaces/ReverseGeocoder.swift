@@ -12,8 +12,8 @@ public struct PlaceMatch: Hashable, Sendable {
 /// Names positions with the places index: position → "City, Country", offline, in about a microsecond.
 ///
 /// A branch-and-bound search over the index's k-d tree finds exactly the place that `PlaceNamingRule` picks
-/// among all places (not an approximation): each tree node carries the largest weight and core below it, which
-/// bound how well anything inside could score.
+/// among all places (not an approximation): each tree node carries the largest weight below it, which (with the
+/// node's box) bounds how well anything inside could score.
 public struct ReverseGeocoder: Sendable {
     public let index: PlacesIndex
 
@@ -89,10 +89,6 @@ private struct TreeView {
 
     @inline(__always) private func f32(_ base: UnsafeRawPointer, _ offset: Int) -> Float {
         Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-    }
-
-    @inline(__always) private func u32(_ base: UnsafeRawPointer, _ offset: Int) -> UInt32 {
-        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
     func bestPlace(for q: SIMD3<Float>) -> UInt32? {
