@@ -22,8 +22,9 @@ func connectClient(_ path: String) -> Int32 {
 /// Reads whatever is waiting on each ready descriptor and hands complete lines to `line`.
 ///
 /// It stands in for 1,000 subscriber processes, so it must cost little per socket, as a real subscriber blocked in
-/// its own read would: epoll reports only the ready descriptors (poll would scan all 1,000 on every round), buffers
-/// live in an array indexed by descriptor, and a line that arrives whole (the usual case) is handed on uncopied.
+/// its own read would: epoll reports only the ready descriptors (poll would scan all 1,000 on every round), and
+/// edge-triggered, so a descriptor that was read is not polled again; buffers live in an array indexed by
+/// descriptor, and a line that arrives whole (the usual case) is handed on uncopied.
 final class Reader {
     let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     var events = [epoll_event](repeating: epoll_event(), count: 1_024)
@@ -32,7 +33,7 @@ final class Reader {
 
     func add(_ fd: Int32) {
         var event = epoll_event()
-        event.events = EPOLLIN.rawValue
+        event.events = EPOLLIN.rawValue | EPOLLET.rawValue
         event.data.fd = fd
         guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 else { fatalError("epoll_ctl: \(errno)") }
     }
@@ -40,21 +41,26 @@ final class Reader {
     func pump(timeoutMilliseconds: Int32, line: (Int32, ArraySlice<UInt8>) -> Void) {
         let ready = epoll_wait(epoll, &events, Int32(events.count), timeoutMilliseconds)
         guard ready > 0 else { return }
-        for index in 0..<Int(ready) {
-            let fd = events[index].data.fd
+        for index in 0..<Int(ready) { drain(events[index].data.fd, line: line) }
+    }
+
+    /// Edge-triggered, so a descriptor is read until a read comes back short: what arrives later raises a new event.
+    private func drain(_ fd: Int32, line: (Int32, ArraySlice<UInt8>) -> Void) {
+        while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            guard count > 0 else { continue }
+            guard count > 0 else { return }
             if buffers[Int(fd)].isEmpty, chunk[count - 1] == 0x0A,
                 chunk[0..<(count - 1)].firstIndex(of: 0x0A) == nil
             {
                 line(fd, chunk[0..<(count - 1)])
-                continue
+            } else {
+                buffers[Int(fd)] += chunk[0..<count]
+                while let newline = buffers[Int(fd)].firstIndex(of: 0x0A) {
+                    line(fd, buffers[Int(fd)][..<newline])
+                    buffers[Int(fd)].removeFirst(newline + 1)
+                }
             }
-            buffers[Int(fd)] += chunk[0..<count]
-            while let newline = buffers[Int(fd)].firstIndex(of: 0x0A) {
-                line(fd, buffers[Int(fd)][..<newline])
-                buffers[Int(fd)].removeFirst(newline + 1)
-            }
+            if count < chunk.count { return }
         }
     }
 }
