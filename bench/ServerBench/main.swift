@@ -174,6 +174,21 @@ print(String(format: "the floor, a bare send() loop read by the same reader: med
     + "server / floor: median %.2f, p99 %.2f", percentile(floor.latencies, 0.5), percentile(floor.latencies, 0.99),
     percentile(served.latencies, 0.5) / percentile(floor.latencies, 0.5),
     percentile(served.latencies, 0.99) / percentile(floor.latencies, 0.99)))
+// A request's round trip on one client while the other 999 are connected and idle: what the event loop costs per
+// request with a full house (it polls every client on each turn).
+let request = Array("{\"command\":\"version\"}\n".utf8)
+var roundTrips: [Double] = []
+for _ in 0..<500 {
+    let start = nanoseconds()
+    _ = request.withUnsafeBytes { send(fds[0], $0.baseAddress, $0.count, 0) }
+    var answered = false
+    while !answered { reader.pump(timeoutMilliseconds: 1_000) { fd, _ in if fd == fds[0] { answered = true } } }
+    roundTrips.append(Double(nanoseconds() - start) / 1e6)
+}
+roundTrips.sort()
+print(String(format: "request round trip with %d clients connected: median %.3f ms, p99 %.3f ms", clientCount,
+             percentile(roundTrips, 0.5), percentile(roundTrips, 0.99)))
+
 server.stop()
 fds.forEach { close($0) }
 pairs.forEach { close($0.0); close($0.1) }
