@@ -36,7 +36,7 @@ let package = Package(
 
         .target(name: "BreezeGPSD", dependencies: ["BreezeCore", "BreezeSystem", "CGPS"]),
         .target(name: "BreezeProtocol", dependencies: ["BreezeCore"]),
-        .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem"]),
+        .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem", "CEpoll"]),
         .target(name: "BreezeWeb", dependencies: ["BreezeCore"]),
         .target(name: "BreezeGeoClue", dependencies: ["BreezeCore", "BreezeSystem", "CDBus"]),
 

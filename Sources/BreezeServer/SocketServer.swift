@@ -9,7 +9,7 @@ import Glibc
 
 /// The daemon's socket: accepts clients, answers requests, and fans updates out to subscribers.
 ///
-/// One thread runs the event loop (`poll` over the listener, the clients and a wake-up pipe). Each update is
+/// One thread runs the event loop (epoll over the listener, the clients and a wake-up pipe). Each update is
 /// encoded once and its bytes shared by every subscriber. A client's queue holds at most one pending update per
 /// class (the newest replaces an older one not yet sent) and a bounded number of replies, so a slow client costs
 /// a bounded amount of memory, never receives stale state after fresh, and never holds others back; one that
@@ -42,6 +42,7 @@ public final class SocketServer: Sendable {
     let configuration: Configuration
     private let listener: UnixListener
     private let wakeup = WakeupPipe()
+    private let poller = EventPoller()
     private let handler: Handler
     private let state: Mutex<State>
 
@@ -64,6 +65,8 @@ public final class SocketServer: Sendable {
         var written = 0
         var blockedSince: ContinuousClock.Instant?
         var closeAfterFlush = false
+        /// Whether the poller also reports room to write: only while output waits that the socket did not take.
+        var watchesWritable = false
 
         var hasOutput: Bool { written < writing.count || !replies.isEmpty || !updates.isEmpty }
 
@@ -107,6 +110,8 @@ public final class SocketServer: Sendable {
         var running = true
         var finished = false
         var clients = DescriptorTable<Client>()
+        /// The clients with output waiting (or just queued): the loop flushes these, not every client.
+        var pending: Set<Int32> = []
         var nextID = 1
         /// The newest object of each class: (precise, for trusted peers; as others see it).
         var latest: [String: (trusted: [UInt8], others: [UInt8])] = [:]
@@ -165,7 +170,7 @@ public final class SocketServer: Sendable {
         let trusted = Self.line(message)
         let untrusted = others.map(Self.line) ?? trusted
         var gone: [Int32] = []
-        var queued = false
+        var queued: [Int32] = []
         state.withLock { state in
             state.latest[className] = (trusted, untrusted)
             let bit = state.bit(for: className)
@@ -176,22 +181,23 @@ public final class SocketServer: Sendable {
                     state.clients.updateEach { _, client in
                         switch client.offer(update, bytes: (trustedBytes, untrustedBytes), bit: bit) {
                         case .notWatching, .sent: break
-                        case .queued: queued = true
+                        case .queued: queued.append(client.fd)
                         case .gone: gone.append(client.fd)
                         }
                     }
                 }
             }
+            state.pending.formUnion(queued)
         }
         gone.forEach(remove)
-        if queued { wakeup.wake() }
+        if !queued.isEmpty { wakeup.wake() }
     }
 
     /// Sends replies to one client (from a request handler).
     func deliver(_ messages: [JSONValue], to fd: Int32, peerID: Int) {
         state.withLock { state in
             guard state.clients[fd]?.peer.id == peerID else { return }  // gone, and the descriptor reused
-            for message in messages { enqueueReply(&state.clients[fd]!, Self.line(message)) }
+            for message in messages { enqueueReply(&state, fd, Self.line(message)) }
         }
         wakeup.wake()
     }
@@ -226,41 +232,39 @@ public final class SocketServer: Sendable {
         }
     }
 
-    private func enqueueReply(_ client: inout Client, _ bytes: [UInt8]) {
-        guard client.replies.count < configuration.maximumQueuedReplies else {
+    /// Queues a reply for the client at `fd` and marks it for the next flush.
+    private func enqueueReply(_ state: inout State, _ fd: Int32, _ bytes: [UInt8]) {
+        guard state.clients.contains(fd) else { return }
+        state.pending.insert(fd)
+        guard state.clients[fd]!.replies.count < configuration.maximumQueuedReplies else {
             // A client that sends requests and reads no replies: it is told once, then closed.
-            client.replies.append(Self.line(ProtocolMessage.error(ProtocolError(
+            state.clients[fd]!.replies.append(Self.line(ProtocolMessage.error(ProtocolError(
                 .slowClient, "more than \(configuration.maximumQueuedReplies) replies waiting; closing"))))
-            client.closeAfterFlush = true
+            state.clients[fd]!.closeAfterFlush = true
             return
         }
-        client.replies.append(bytes)
+        state.clients[fd]!.replies.append(bytes)
     }
 
     // MARK: - The event loop
 
     private func run() {
+        poller.add(wakeup.readEnd)
+        poller.add(listener.fd)
+        var anyBlocked = false
         while state.withLock({ $0.running }) {
-            var fds = [pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)]
-            var anyBlocked = false
-            state.withLock { state in
-                state.clients.updateEach { fd, client in
-                    var events = Int16(POLLIN)
-                    if client.hasOutput { events |= Int16(POLLOUT) }
-                    if client.blockedSince != nil { anyBlocked = true }
-                    fds.append(pollfd(fd: fd, events: events, revents: 0))
+            // While output waits on a client, wake at least twice a second to see whether it has stalled.
+            for event in poller.wait(timeoutMilliseconds: anyBlocked ? 500 : -1) {
+                if event.fd == wakeup.readEnd {
+                    wakeup.drain()
+                } else if event.fd == listener.fd {
+                    acceptClients()
+                } else {
+                    if event.readable || event.closed { readFrom(event.fd) }
+                    if event.writable { state.withLock { _ = $0.pending.insert(event.fd) } }
                 }
             }
-            let timeout: Int32 = anyBlocked ? 500 : -1
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 && errno != EINTR { break }
-            if fds[0].revents != 0 { wakeup.drain() }
-            if fds[1].revents & Int16(POLLIN) != 0 { acceptClients() }
-            for entry in fds.dropFirst(2) where entry.revents != 0 {
-                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readFrom(entry.fd) }
-            }
-            flushAll()
+            anyBlocked = flushPending()
             closeStalled()
         }
         shutDown()
@@ -286,9 +290,12 @@ public final class SocketServer: Sendable {
                 var client = Client(fd: fd, peer: peer, framer: LineFramer(maximumLength: configuration.maximumLineLength))
                 client.replies.append(Self.line(ProtocolMessage.version(release: configuration.release)))
                 state.clients[fd] = client
+                state.pending.insert(fd)
                 return true
             }
-            if !admitted {
+            if admitted {
+                poller.add(fd)
+            } else {
                 let line = Self.line(ProtocolMessage.error(ProtocolError(
                     .tooManyClients, "breezed serves at most \(configuration.maximumClients) clients; try again later")))
                 _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -349,7 +356,7 @@ public final class SocketServer: Sendable {
                 for className in configuration.snapshotOrder {
                     guard let latest = state.latest[className] else { continue }
                     let bytes = peer.trusted ? latest.trusted : latest.others
-                    enqueueReply(&state.clients[fd]!, Self.withID(bytes, request.id))
+                    enqueueReply(&state, fd, Self.withID(bytes, request.id))
                 }
             }
         case .watch:
@@ -367,7 +374,7 @@ public final class SocketServer: Sendable {
                     ("class", .string("WATCH")), ("enable", .bool(true)),
                     ("classes", .array(configuration.snapshotOrder.filter(classes.contains).map(JSONValue.string))),
                 ])
-                enqueueReply(&state.clients[fd]!, Self.line(ProtocolMessage.reply(ack, id: request.id)))
+                enqueueReply(&state, fd, Self.line(ProtocolMessage.reply(ack, id: request.id)))
                 for className in configuration.snapshotOrder where classes.contains(className) {
                     guard let latest = state.latest[className] else { continue }
                     Self.enqueueUpdate(
@@ -382,7 +389,7 @@ public final class SocketServer: Sendable {
                 state.clients[fd]!.watchMask = 0
                 state.clients[fd]!.updates.removeAll()
                 let ack = JSONValue.object([("class", .string("WATCH")), ("enable", .bool(false))])
-                enqueueReply(&state.clients[fd]!, Self.line(ProtocolMessage.reply(ack, id: request.id)))
+                enqueueReply(&state, fd, Self.line(ProtocolMessage.reply(ack, id: request.id)))
             }
         default:
             let handler = handler
@@ -403,18 +410,32 @@ public final class SocketServer: Sendable {
     private func reply(_ fd: Int32, _ messages: [JSONValue]) {
         state.withLock { state in
             guard state.clients.contains(fd) else { return }
-            for message in messages { enqueueReply(&state.clients[fd]!, Self.line(message)) }
+            for message in messages { enqueueReply(&state, fd, Self.line(message)) }
         }
     }
 
-    private func flushAll() {
+    /// Flushes the clients with output waiting; those whose socket takes no more are watched for room to write.
+    /// Returns whether any output is still waiting.
+    private func flushPending() -> Bool {
         var gone: [Int32] = []
+        var anyWaiting = false
         state.withLock { state in
-            for fd in state.clients.descriptors {
-                if !Self.flush(&state.clients[fd]!) { gone.append(fd) }
+            for fd in state.pending {
+                guard state.clients.contains(fd), Self.flush(&state.clients[fd]!) else {
+                    gone.append(fd)
+                    continue
+                }
+                let waiting = state.clients[fd]!.hasOutput
+                if waiting != state.clients[fd]!.watchesWritable {
+                    state.clients[fd]!.watchesWritable = waiting
+                    poller.change(fd, writable: waiting)
+                }
+                if waiting { anyWaiting = true }
             }
+            state.pending = state.pending.filter { state.clients[$0]?.hasOutput == true }
         }
         gone.forEach(remove)
+        return anyWaiting
     }
 
     /// Writes what the socket takes. Replies go before updates. Returns false when the client must be closed.
@@ -457,10 +478,10 @@ public final class SocketServer: Sendable {
     private func closeStalled() {
         let limit = Duration.milliseconds(Int(configuration.stallTimeout * 1000))
         let now = ContinuousClock.now
-        var stalled: [Int32] = []
-        state.withLock { state in
-            state.clients.updateEach { fd, client in
-                if let since = client.blockedSince, since.duration(to: now) > limit { stalled.append(fd) }
+        let stalled = state.withLock { state in
+            // Only a client with output waiting can have stalled.
+            state.pending.filter { fd in
+                state.clients[fd]?.blockedSince.map { $0.duration(to: now) > limit } ?? false
             }
         }
         for fd in stalled {
@@ -473,7 +494,10 @@ public final class SocketServer: Sendable {
     }
 
     private func remove(_ fd: Int32) {
-        let removed = state.withLock { $0.clients.removeValue(for: fd) != nil }
+        let removed = state.withLock { state in
+            state.pending.remove(fd)
+            return state.clients.removeValue(for: fd) != nil
+        }
         if removed { close(fd) }
     }
 

@@ -1,0 +1,58 @@
+import CEpoll
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The socket thread's wait for readiness, over epoll: the kernel keeps the interest list, so a turn of the loop
+/// costs what is ready, not what is connected (poll took every client's descriptor on every turn).
+final class EventPoller: Sendable {
+    struct Ready {
+        var fd: Int32
+        var readable: Bool
+        var writable: Bool
+        /// Hung up or in error: reading finds out which.
+        var closed: Bool
+    }
+
+    private let epoll: Int32
+
+    init() {
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        precondition(epoll >= 0, "epoll_create1: errno \(errno)")
+    }
+
+    deinit {
+        close(epoll)
+    }
+
+    /// Watches `fd` for input, and for room to write when `writable`.
+    func add(_ fd: Int32, writable: Bool = false) {
+        control(EPOLL_CTL_ADD, fd, writable: writable)
+    }
+
+    func change(_ fd: Int32, writable: Bool) {
+        control(EPOLL_CTL_MOD, fd, writable: writable)
+    }
+
+    private func control(_ operation: Int32, _ fd: Int32, writable: Bool) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+        event.data.fd = fd
+        _ = epoll_ctl(epoll, operation, fd, &event)  // fails only for a descriptor already closed: nothing to watch
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: no limit) for descriptors to be ready; empty on timeout or a signal.
+    func wait(timeoutMilliseconds: Int32) -> [Ready] {
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        let count = epoll_wait(epoll, &events, Int32(events.count), timeoutMilliseconds)
+        guard count > 0 else { return [] }
+        return events[0..<Int(count)].map { event in
+            Ready(
+                fd: event.data.fd,
+                readable: event.events & EPOLLIN.rawValue != 0,
+                writable: event.events & EPOLLOUT.rawValue != 0,
+                closed: event.events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0)
+        }
+    }
+}
