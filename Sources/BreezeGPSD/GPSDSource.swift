@@ -21,8 +21,7 @@ public final class GPSDSource: LocationSource {
     private let state = Mutex(State())
 
     private struct State {
-        var started = false
-        var stopped = false
+        var lifecycle = SourceLifecycle()
     }
 
     public init(
@@ -36,12 +35,7 @@ public final class GPSDSource: LocationSource {
 
     public func events() -> AsyncStream<LocationSourceEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LocationSourceEvent.self, bufferingPolicy: .bufferingNewest(256))
-        let start = state.withLock { state -> Bool in
-            guard !state.started, !state.stopped else { return false }
-            state.started = true
-            return true
-        }
-        guard start else {
+        guard state.withLock({ $0.lifecycle.start() }) else {
             continuation.finish()
             return stream
         }
@@ -57,12 +51,12 @@ public final class GPSDSource: LocationSource {
     }
 
     public func stop() {
-        state.withLock { $0.stopped = true }
+        state.withLock { $0.lifecycle.stop() }
         wakeup.wake()
     }
 
     private var isStopped: Bool {
-        state.withLock { $0.stopped }
+        state.withLock { $0.lifecycle.isStopped }
     }
 
     /// libgps writes with plain write(2): a write to a gpsd that just died would kill the process with SIGPIPE.

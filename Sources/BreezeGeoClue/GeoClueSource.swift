@@ -41,8 +41,7 @@ public final class GeoClueSource: LocationSource {
 
     private struct State {
         var task: Task<Void, Never>?
-        var started = false
-        var stopped = false
+        var lifecycle = SourceLifecycle()
         var enabled = true
         var bus: BusConnection?
     }
@@ -55,12 +54,7 @@ public final class GeoClueSource: LocationSource {
 
     public func events() -> AsyncStream<LocationSourceEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LocationSourceEvent.self, bufferingPolicy: .bufferingNewest(256))
-        let start = state.withLock { state -> Bool in
-            guard !state.started, !state.stopped else { return false }
-            state.started = true
-            return true
-        }
-        guard start else {
+        guard state.withLock({ $0.lifecycle.start() }) else {
             continuation.finish()
             return stream
         }
@@ -75,7 +69,7 @@ public final class GeoClueSource: LocationSource {
 
     public func stop() {
         let (task, bus) = state.withLock { state in
-            state.stopped = true
+            state.lifecycle.stop()
             return (state.task, state.bus)
         }
         task?.cancel()
@@ -119,7 +113,7 @@ public final class GeoClueSource: LocationSource {
 
     func register(_ bus: BusConnection?) -> Bool {
         state.withLock { state in
-            guard !state.stopped else { return false }
+            guard !state.lifecycle.isStopped else { return false }
             state.bus = bus
             return true
         }
