@@ -117,9 +117,10 @@ struct GPSDSourceTests {
             let started = ContinuousClock.now
             let gpsd = try await GPSFake(log: path, port: port, once: false, interval: 0.05)
             let authorizedBefore = harness.permissions.filter { $0 == .authorized(.gpsd) }.count
-            // Round 1 starts the source before any gpsd exists, so its backoff may have grown; later rounds are
-            // restarts after a moment's loss.
-            let back = await harness.recorder.wait(timeout: round == 1 ? 60 : 15) { _ in
+            // Round 1 starts the source before any gpsd exists, so its backoff may have grown. Later rounds are
+            // restarts after a moment's loss: attempts come 0.5, 1.5, 3.5, 7.5, 15.5, 31.5 s after it at the latest,
+            // so a gpsd slow to start on a loaded machine (over 7.5 s) is found only by the attempt at 15.5 or 31.5 s.
+            let back = await harness.recorder.wait(timeout: round == 1 ? 60 : 40) { _ in
                 harness.permissions.filter { $0 == .authorized(.gpsd) }.count > authorizedBefore
             }
             #expect(back, "round \(round): no fix after gpsd came back")
