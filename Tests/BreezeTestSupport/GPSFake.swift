@@ -37,6 +37,25 @@ public final class GPSFake: @unchecked Sendable {
         await exited(timeout: 5)
     }
 
+    /// Waits until gpsd listens on the port (at most `timeout` seconds), found in the kernel's socket tables rather
+    /// than by connecting, which would make a client of it. Returns whether it listens.
+    public func waitUntilListening(timeout: Double = 30) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let hexPort = String(format: ":%04X", port)
+        while ContinuousClock.now < deadline {
+            for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+                guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile() else { continue }
+                for line in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
+                    // sl local_address rem_address st …; state 0A is LISTEN.
+                    let fields = line.split(separator: " ")
+                    if fields.count > 3, fields[1].hasSuffix(hexPort), fields[3] == "0A" { return true }
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     /// Waits for a one-pass replay to end by itself (at most `timeout` seconds), without blocking a thread of the
     /// cooperative pool. Returns whether it ended.
     @discardableResult
