@@ -46,20 +46,15 @@ struct DescriptorTable<Element> {
         count = 0
     }
 
-    /// The descriptors held, in order.
-    var descriptors: [Int32] {
-        occupied.indices.compactMap { occupied[$0] ? Int32($0) : nil }
-    }
-
     /// The values held, in descriptor order.
     var values: [Element] {
         slots.compactMap { $0 }
     }
 
     /// Visits every value in place, in descriptor order.
-    mutating func updateEach(_ body: (Int32, inout Element) -> Void) {
+    mutating func updateEach(_ body: (inout Element) -> Void) {
         for index in occupied.indices where occupied[index] {
-            body(Int32(index), &slots[index]!)
+            body(&slots[index]!)
         }
     }
 }

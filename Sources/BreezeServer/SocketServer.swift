@@ -129,7 +129,7 @@ public final class SocketServer: Sendable {
             guard classBits.count < 64 else { return nil }
             let bit = UInt64(1) << UInt64(classBits.count)
             classBits[className] = bit
-            clients.updateEach { _, client in
+            clients.updateEach { client in
                 if client.watching?.contains(className) == true { client.watchMask |= bit }
             }
             return bit
@@ -178,7 +178,7 @@ public final class SocketServer: Sendable {
                           others: Update(className: className, bytes: untrusted))
             trusted.withUnsafeBytes { trustedBytes in
                 untrusted.withUnsafeBytes { untrustedBytes in
-                    state.clients.updateEach { _, client in
+                    state.clients.updateEach { client in
                         switch client.offer(update, bytes: (trustedBytes, untrustedBytes), bit: bit) {
                         case .notWatching, .sent: break
                         case .queued: queued.append(client.fd)
@@ -418,24 +418,24 @@ public final class SocketServer: Sendable {
     /// Returns whether any output is still waiting.
     private func flushPending() -> Bool {
         var gone: [Int32] = []
-        var anyWaiting = false
+        var waiting: Set<Int32> = []
         state.withLock { state in
             for fd in state.pending {
                 guard state.clients.contains(fd), Self.flush(&state.clients[fd]!) else {
                     gone.append(fd)
                     continue
                 }
-                let waiting = state.clients[fd]!.hasOutput
-                if waiting != state.clients[fd]!.watchesWritable {
-                    state.clients[fd]!.watchesWritable = waiting
-                    poller.change(fd, writable: waiting)
+                let hasOutput = state.clients[fd]!.hasOutput
+                if hasOutput != state.clients[fd]!.watchesWritable {
+                    state.clients[fd]!.watchesWritable = hasOutput
+                    poller.change(fd, writable: hasOutput)
                 }
-                if waiting { anyWaiting = true }
+                if hasOutput { waiting.insert(fd) }
             }
-            state.pending = state.pending.filter { state.clients[$0]?.hasOutput == true }
+            state.pending = waiting
         }
         gone.forEach(remove)
-        return anyWaiting
+        return !waiting.isEmpty
     }
 
     /// Writes what the socket takes. Replies go before updates. Returns false when the client must be closed.
