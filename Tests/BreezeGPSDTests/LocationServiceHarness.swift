@@ -52,19 +52,7 @@ struct LocationServiceHarness {
 /// Counting every open descriptor would also count what other tests running at the same time open (pipes to
 /// children, sockets): the sockets to one gpsd port are this test's alone.
 func socketsConnected(toPort port: Int) -> Int {
-    let hexPort = String(format: ":%04X", port)
-    var inodes: Set<String> = []
-    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        // Read to the end: procfs files report size 0, and a busy machine's table spans many pages.
-        guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile() else { continue }
-        let text = String(decoding: data, as: UTF8.self)
-        for line in text.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ")
-            // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-            guard fields.count > 9, fields[2].hasSuffix(hexPort) else { continue }
-            inodes.insert(String(fields[9]))
-        }
-    }
+    let inodes = Set(TCPTableEntry.all().filter { $0.remotePort == port }.map(\.inode))
     let folder = "/proc/self/fd"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.filter { name in

@@ -41,16 +41,8 @@ public final class GPSFake: @unchecked Sendable {
     /// than by connecting, which would make a client of it. Returns whether it listens.
     public func waitUntilListening(timeout: Double = 30) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        let hexPort = String(format: ":%04X", port)
         while ContinuousClock.now < deadline {
-            for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-                guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile() else { continue }
-                for line in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
-                    // sl local_address rem_address st …; state 0A is LISTEN.
-                    let fields = line.split(separator: " ")
-                    if fields.count > 3, fields[1].hasSuffix(hexPort), fields[3] == "0A" { return true }
-                }
-            }
+            if TCPTableEntry.all().contains(where: { $0.localPort == port && $0.state == "0A" }) { return true }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return false
