@@ -9,19 +9,26 @@ import Foundation
 /// lookup.
 extension Daemon {
     func handle(_ request: ProtocolRequest, from peer: SocketServer.Peer) async -> [JSONValue] {
+        await handle(request, peerUID: peer.credentials?.uid)
+    }
+
+    /// Answers a request in process, as the socket server does for a peer with user id `peerUID` that may change
+    /// state (the server has checked that). For tests and the fuzzer.
+    public func handle(_ request: ProtocolRequest, peerUID: UInt32?) async -> [JSONValue] {
         do throws(ProtocolError) {
-            let reply = try await answer(request, peer: peer)
+            let reply = try await answer(request, peerUID: peerUID)
             return [ProtocolMessage.reply(reply, id: request.id)]
         } catch {
             return [ProtocolMessage.error(error, id: request.id)]
         }
     }
 
-    private func answer(_ request: ProtocolRequest, peer: SocketServer.Peer) async throws(ProtocolError) -> JSONValue {
+    private func answer(_ request: ProtocolRequest, peerUID: UInt32?) async throws(ProtocolError) -> JSONValue {
         switch request.command {
         case .search:
             let query = try request.string("query")
-            let limit = Int(try request.number("limit", default: 10))
+            // Whole numbers outside 1...50 are clamped, as the protocol documents.
+            let limit = try request.integer("limit", default: 10)
             return try await search(query, limit: max(1, min(limit, 50)))
         case .lookup:
             let latitude = try request.number("latitude")
@@ -37,14 +44,12 @@ extension Daemon {
             return Self.places(PopularCities.resolve(with: citySearch).map(\.place), extra: [])
         case .select:
             let place = try resolve(request)
-            state.selected = place
-            try commit()
-            logger.info("select", ["place": place.displayName, "peer.uid": peer.credentials?.uid ?? 0])
+            try change { $0.selected = place }
+            logger.info("select", ["place": place.displayName, "peer.uid": peerUID ?? 0])
             publishLocation()
             return locationReply()
         case .here:
-            state.selected = nil
-            try commit()
+            try change { $0.selected = nil }
             publishLocation()
             return locationReply()
         case .saved:
@@ -53,16 +58,14 @@ extension Daemon {
             case "add":
                 let place = try resolve(request)
                 if !state.saved.contains(where: { $0.id == place.id }) {
-                    state.saved.append(place)
-                    try commit()
+                    try change { $0.saved.append(place) }
                 }
             case "remove":
-                let id = Int(try request.number("city"))
+                let id = try request.integer("city")
                 guard state.saved.contains(where: { $0.id == id }) else {
                     throw ProtocolError(.notFound, "no saved city with id \(id)")
                 }
-                state.saved.removeAll { $0.id == id }
-                try commit()
+                try change { $0.saved.removeAll { $0.id == id } }
             case let other:
                 throw ProtocolError(.badArgument, "saved action must be list, add or remove, not \"\(other)\"")
             }
@@ -71,9 +74,8 @@ extension Daemon {
             guard case .bool(let enabled)? = request.body["enabled"] else {
                 throw ProtocolError(.badArgument, "location needs \"enabled\": true or false")
             }
-            state.locationEnabled = enabled
-            try commit()
-            await location.setLocationEnabled(enabled)
+            try change { $0.locationEnabled = enabled }
+            await switchLocation(enabled)
             return ProtocolMessage.permission(await location.permission)
         case .refresh:
             guard let pipeline else {
@@ -87,14 +89,19 @@ extension Daemon {
         }
     }
 
-    /// Saves the state before the change is acknowledged: an acknowledged change survives a crash.
-    private func commit() throws(ProtocolError) {
+    /// Applies a change to the user's state only once it is on disk: an acknowledged change survives a crash, and
+    /// a change that could not be saved leaves no trace (in memory, or in the next successful save).
+    private func change(_ edit: (inout UserState) -> Void) throws(ProtocolError) {
+        var changed = state
+        edit(&changed)
+        guard changed != state else { return }
         do {
-            try store.save(state)
+            try store.save(changed)
         } catch {
             logger.error("state.write_failed", ["path": store.path, "error": error])
             throw ProtocolError(.internal, "could not save the change")
         }
+        state = changed
     }
 
     private func locationReply() -> JSONValue {
@@ -107,8 +114,8 @@ extension Daemon {
     /// A city from `id` (a GeoNames id, or one from online search) or `query` (the first match).
     private func resolve(_ request: ProtocolRequest) throws(ProtocolError) -> Place {
         // "id" is the request's own id (echoed in the reply), so a city's GeoNames id travels as "city".
-        if case .number(let id)? = request.body["city"] {
-            return try place(id: Int(id))
+        if let city = request.body["city"], city != .null {
+            return try place(id: try request.integer("city"))
         }
         if case .string(let query)? = request.body["query"] {
             guard query.count >= CitySearch.minimumQueryLength else {

@@ -1,0 +1,71 @@
+import BreezeDaemon
+import BreezeTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// breezed against what a hostile local user, or an unlucky state folder, does to it.
+@Suite(.serialized, .enabled(if: BreezedProcess.isAvailable, "needs the release build (scripts/test builds it)"))
+struct HostileRequestTests {
+    /// Each of these killed the daemon once (a trapping integer conversion): now each is an ERROR naming the field.
+    static let numbersOutOfRange: [(line: String, code: String)] = [
+        (#"{"command":"search","query":"pa","limit":1e19,"id":1}"#, "bad-argument"),
+        (#"{"command":"search","query":"pa","limit":-1e300,"id":2}"#, "bad-argument"),
+        (#"{"command":"search","query":"pa","limit":2.5,"id":3}"#, "bad-argument"),
+        (#"{"command":"select","city":1e30,"id":4}"#, "bad-argument"),
+        (#"{"command":"saved","action":"add","city":-1e30,"id":5}"#, "bad-argument"),
+        (#"{"command":"saved","action":"remove","city":1e30,"id":6}"#, "bad-argument"),
+        (#"{"command":"saved","action":"remove","city":9.5,"id":7}"#, "bad-argument"),
+        (#"{"command":"lookup","latitude":1e308,"longitude":-1e308,"id":8}"#, "bad-argument"),
+        (#"{"command":"select","city":"2657896","id":9}"#, "bad-argument"),
+    ]
+
+    @Test func numbersOutOfRangeAreErrorsNamingTheFieldAndTheDaemonLives() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let socket = daemon.socket
+        let replies = await onDedicatedThread { () -> [String?] in
+            guard let client = LineClient(path: socket) else { return [] }
+            return Self.numbersOutOfRange.enumerated().map { index, request in
+                client.send(request.line) ? client.reply(id: index + 1) : nil
+            }
+        }
+        #expect(replies.count == Self.numbersOutOfRange.count)
+        for (reply, request) in zip(replies, Self.numbersOutOfRange) {
+            let message = object(reply ?? "")
+            #expect(message["class"] as? String == "ERROR", "\(request.line) -> \(reply ?? "no reply")")
+            #expect(message["code"] as? String == request.code, "\(request.line) -> \(reply ?? "no reply")")
+        }
+        #expect(daemon.process.isRunning)
+        let version = try await daemon.ctl(["--json", "where"])
+        #expect(version.status == 0, "the daemon still answers: \(version.errors)")
+        await daemon.stop()
+        #expect(await daemon.exitStatus() == 0)
+    }
+
+    /// A change the daemon could not save is refused, and leaves no trace: not in what it shows, and not in the next
+    /// change it does save.
+    @Test func aChangeThatCouldNotBeSavedLeavesNoTrace() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        #expect(try await daemon.ctl(["saved", "add", "Oslo"]).status == 0)
+        // A folder where state.json should be: the rename that saves the state fails, even for root.
+        let path = daemon.folder + "/state/state.json"
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let refused = try await daemon.ctl(["select", "Zurich"])
+        #expect(refused.status != 0, "a change that was not saved is not acknowledged")
+        let added = try await daemon.ctl(["saved", "add", "Lisbon"])
+        #expect(added.status != 0)
+        let location = object(try await daemon.ctl(["where", "--json"]).output)
+        #expect(location["city"] as? String == "Bern", "the refused selection is not shown: \(location)")
+
+        try FileManager.default.removeItem(atPath: path)
+        #expect(try await daemon.ctl(["saved", "add", "Paris"]).status == 0)
+        await daemon.stop()
+        let saved = StateStore(folder: daemon.folder + "/state").load().state
+        #expect(saved.selected == nil, "the refused selection was not written by a later save")
+        #expect(saved.saved.map(\.name) == ["Oslo", "Paris"])
+    }
+}
