@@ -30,13 +30,18 @@ public actor Daemon {
     let pipeline: DataPipeline?
     let geocoding: GeocodingClient?
     let nominatim: NominatimClient?
-    var server: SocketServer!
+    /// nil until `run()` starts it (requests answered in process before then publish nothing).
+    var server: SocketServer?
     let publisher: Publisher
 
     var permission = LocationPermission.notDetermined
     /// The machine's own location (live or fallback); the selection, when there is one, is shown instead.
     var live: LocationUpdate?
     var publishedPlaceID: Int?
+    /// The last LOCATION published (as trusted peers see it), so that an unchanged one is not sent again.
+    var publishedLocation: JSONValue?
+    /// LOCATION at most four times a second, however fast positions or permission changes arrive.
+    var locationPacer = PublishPacer(interval: .milliseconds(250))
     /// Places met in online search results, so that `select` can take their ids.
     var recentOnline: [Int: Place] = [:]
     /// Nominatim's names for places named offline, by the offline place's id.
@@ -135,9 +140,10 @@ public actor Daemon {
         // Without a configured group, the daemon's own group is trusted ("breeze" under the unit), unless that is root's.
         serverConfiguration.trust = TrustPolicy(
             groupID: Self.groupID(configuration.socketGroup) ?? (getgid() != 0 ? getgid() : nil))
-        server = SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
+        let server = SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
             await self.handle(request, from: peer)
         }
+        self.server = server
         server.start()
         publisher.attach(server) { [self] update in
             Task { await self.dataChanged(update) }
@@ -191,24 +197,54 @@ public actor Daemon {
         switch event {
         case .permission(let permission):
             self.permission = permission
-            server.publish(ProtocolMessage.permission(permission))
+            server?.publish(ProtocolMessage.permission(permission))
             logger.info("permission", ["state": permission.name, "message": permission.message])
-            publishLocation()
+            locationChanged()
         case .position(let update):
+            // A fix still on its way when location was switched off is dropped: nothing derived from it is kept.
+            guard state.locationEnabled else { return }
             live = update
-            if state.lastPlace?.id != update.place.id {
-                state.lastPlace = update.place
-                saveState()
-            }
-            if state.selected == nil { publishLocation() }
+            locationChanged()
         case .fixLost:
             break
         case .handover(let from, let to, let reason):
             logger.notice("location.handover", ["from": from?.rawValue ?? "none", "to": to.rawValue, "reason": reason])
         case .fallback(let place):
             live = place.map { LocationUpdate(place: $0, distance: 0, fix: nil) }
-            if state.selected == nil { publishLocation() }
+            locationChanged()
         }
+    }
+
+    /// Publishes the location now, or at the end of the pacer's interval when one went out just before.
+    func locationChanged() {
+        switch locationPacer.changed(at: .now) {
+        case .now:
+            publishLocation()
+        case .after(let delay):
+            Task { [self] in
+                try? await Task.sleep(for: delay)
+                self.publishPacedLocation()
+            }
+        case .alreadyScheduled:
+            break
+        }
+    }
+
+    private func publishPacedLocation() {
+        locationPacer.published(at: .now)
+        publishLocation()
+    }
+
+    /// The privacy switch. Off: the live position, and everything named from it, is dropped at once, and the
+    /// fallback stands in without the last place named (that too was derived from the position).
+    func switchLocation(_ enabled: Bool) async {
+        if !enabled {
+            if live?.fix != nil { live = nil }
+            onlineNames.removeAll()
+            publishLocation()
+        }
+        await location.setFallback(Self.fallback(configuration, state, citySearch, index))
+        await location.setLocationEnabled(enabled)
     }
 
     /// The location shown: the selected city, else the machine's own.
@@ -223,23 +259,43 @@ public actor Daemon {
         return update
     }
 
-    /// The `LOCATION` object for `update`, at its position (or `coordinate`, rounded for others).
-    func locationMessage(_ update: LocationUpdate, at coordinate: Coordinate? = nil) -> JSONValue {
-        let fix = update.fix
+    /// The `LOCATION` object for `update`: exact, or with every field derived from a live fix made coarse (for peers
+    /// that get city-level positions).
+    func locationMessage(_ update: LocationUpdate, coarse: Bool = false) -> JSONValue {
+        guard let fix = update.fix else {
+            return ProtocolMessage.location(
+                place: update.place, coordinate: update.place.coordinate, accuracy: nil, source: update.source,
+                receivedAt: nil, distance: nil, permission: permission)
+        }
+        let shown = coarse ? CoarseLocation(fix: fix, distance: update.distance) : CoarseLocation.exact(fix: fix, distance: update.distance)
         return ProtocolMessage.location(
-            place: update.place, coordinate: coordinate ?? fix?.coordinate ?? update.place.coordinate,
-            accuracy: fix?.horizontalAccuracy, source: update.source, receivedAt: fix?.receivedWallTime,
-            distance: fix == nil ? nil : update.distance, permission: permission)
+            place: update.place, coordinate: shown.coordinate, accuracy: shown.accuracy, source: update.source,
+            receivedAt: shown.time, distance: shown.distance, permission: permission)
+    }
+
+    /// LOCATION with no place: replaces a published one when nothing may or can be shown (location switched off
+    /// with no fallback city).
+    func noLocationMessage() -> JSONValue {
+        .object([("class", .string("LOCATION")), ("state", .string(permission.name)), ("name", .null)])
     }
 
     func publishLocation() {
-        guard let update = named else { return }
+        recordLastPlace()
+        guard let update = named else {
+            // Withdraw a published position rather than leave it in every later snapshot.
+            if publishedLocation != nil, publishedLocation != noLocationMessage() {
+                publishedLocation = noLocationMessage()
+                server?.publish(noLocationMessage())
+            }
+            return
+        }
         let fix = update.fix
-        let coordinate = fix?.coordinate ?? update.place.coordinate
-        server.publish(
-            locationMessage(update),
-            others: configuration.roundCoordinatesForOthers
-                ? locationMessage(update, at: coordinate.rounded(toDecimals: 2)) : nil)
+        let message = locationMessage(update)
+        if message != publishedLocation {
+            publishedLocation = message
+            server?.publish(
+                message, others: configuration.roundCoordinatesForOthers ? locationMessage(update, coarse: true) : nil)
+        }
         statusLine.place = update.place.displayName
         statusLine.source = fix.map { "\($0.source.rawValue) \($0.mode.title)" } ?? update.source
         if publishedPlaceID != update.place.id {
@@ -262,7 +318,9 @@ public actor Daemon {
     /// offline name stays.
     func nameOnline(_ place: Place, at coordinate: Coordinate, with nominatim: NominatimClient) async {
         do {
-            guard let online = try await nominatim.place(at: coordinate), !online.name.isEmpty else { return }
+            guard let online = try await nominatim.place(at: coordinate), !online.name.isEmpty,
+                state.locationEnabled
+            else { return }
             var named = place
             named.name = online.name
             named.admin1 = online.admin1 ?? place.admin1
@@ -281,7 +339,7 @@ public actor Daemon {
 
     func publishInitialData() {
         for dataset in Dataset.allCases {
-            server.publish(configuration.offline
+            server?.publish(configuration.offline
                 ? DatasetMessage.empty(dataset, status: .offline, reason: "web requests are off (--offline)")
                 : DatasetMessage.empty(dataset, status: .loading))
         }
@@ -289,7 +347,7 @@ public actor Daemon {
 
     func dataChanged(_ update: DataUpdate) {
         if case .air(let state) = update {
-            statusLine.aqi = state.report?.usAQI.map { "AQI \(Int($0.rounded()))" } ?? ""
+            statusLine.aqi = state.report?.usAQI.flatMap { Int(exactly: $0.rounded()) }.map { "AQI \($0)" } ?? ""
             updateStatus()
         }
     }
@@ -304,6 +362,14 @@ public actor Daemon {
     }
 
     // MARK: State
+
+    /// Remembers the place of the live position (the fallback's last resort while location is on).
+    func recordLastPlace() {
+        guard state.locationEnabled, let update = live, update.fix != nil, state.lastPlace?.id != update.place.id
+        else { return }
+        state.lastPlace = update.place
+        saveState()
+    }
 
     func saveState() {
         do {
@@ -343,7 +409,8 @@ public actor Daemon {
             }
             if let match = search.search(city, limit: 1).first { return match.place }
         }
-        return state.lastPlace ?? state.saved.first
+        // The last place named came from the live position: while location is off, it is not shown.
+        return (state.locationEnabled ? state.lastPlace : nil) ?? state.saved.first
     }
 
     static func googleKey(_ configuration: DaemonConfiguration, _ logger: Logger) -> String? {
