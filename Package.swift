@@ -87,7 +87,14 @@ let package = Package(
             path: "bench/GPSDIdle"
         ),
 
+        // Fuzzing: every input boundary as a function of bytes; `scripts/fuzz` runs them under libFuzzer.
+        .target(
+            name: "BreezeFuzz", dependencies: ["BreezeDaemon", "BreezeProtocol"],
+            path: "fuzz/BreezeFuzz"),
+        .executableTarget(name: "breeze-fuzz", dependencies: ["BreezeFuzz"], path: "fuzz/breeze-fuzz"),
+
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
+        .testTarget(name: "BreezeFuzzTests", dependencies: ["BreezeFuzz"]),
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],
             exclude: ["Expected"]),

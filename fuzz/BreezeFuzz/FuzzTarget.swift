@@ -1,0 +1,101 @@
+import BreezeDaemon
+import BreezeProtocol
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One input boundary of breezed, as a function of arbitrary bytes that must return without trapping, hanging or
+/// growing without bound: what libFuzzer drives (`scripts/fuzz`) and what the regression tests replay
+/// (`fuzz/corpus/<name>/`, `fuzz/regressions/<name>/`).
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Bytes from a socket peer: framing, JSON, request decoding, and the daemon's answer against the real index.
+    case `protocol`
+    /// breezed.conf: the INI parser and every setting's value.
+    case config
+
+    /// Feeds one input. `root` is the repository (for the places index).
+    public func run(_ bytes: UnsafeRawBufferPointer, root: String) {
+        switch self {
+        case .protocol: ProtocolFuzzing.shared(root: root).feed(Array(bytes))
+        case .config: ConfigFuzzing.feed(Array(bytes))
+        }
+    }
+
+    /// Removes what the targets left on disk (the protocol target's state folder).
+    public static func finish() {
+        ProtocolFuzzing.finish()
+    }
+}
+
+/// The configuration file: parsed, then applied over the defaults.
+enum ConfigFuzzing {
+    static func feed(_ bytes: [UInt8]) {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return }
+        guard let file = try? ConfigurationFile(text: text, name: "fuzz.conf") else { return }
+        var configuration = DaemonConfiguration()
+        try? configuration.apply(file)
+    }
+}
+
+/// Socket bytes through the line framer, the request parser and the daemon's request handling. One daemon for the
+/// whole run (offline, no location sources, its state in a temporary folder), as a peer that may change state.
+final class ProtocolFuzzing: Sendable {
+    private static let instance = Mutex<ProtocolFuzzing?>(nil)
+    private let daemon: Daemon
+    private let folder: String
+
+    static func shared(root: String) -> ProtocolFuzzing {
+        instance.withLock { instance in
+            if let instance { return instance }
+            let made = ProtocolFuzzing(root: root)
+            instance = made
+            return made
+        }
+    }
+
+    private init(root: String) {
+        // tmpfs where there is one: the daemon syncs every change to disk, and the fuzzer makes many.
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        folder = "\(base)/breeze-fuzz-\(getpid())"
+        var configuration = DaemonConfiguration()
+        configuration.offline = true
+        configuration.gpsd = nil
+        configuration.geoclue = false
+        configuration.placesIndex = root + "/data/places.bin"
+        configuration.stateDirectory = folder + "/state"
+        configuration.cacheDirectory = folder + "/cache"
+        do {
+            daemon = try Daemon(configuration: configuration, logger: Logger(level: .error))
+        } catch {
+            // The harness itself is broken (no index): nothing can be fuzzed.
+            fatalError("cannot start the daemon to fuzz: \(error)")
+        }
+    }
+
+    static func finish() {
+        instance.withLock { instance in
+            if let folder = instance?.folder { try? FileManager.default.removeItem(atPath: folder) }
+            instance = nil
+        }
+    }
+
+    func feed(_ bytes: [UInt8]) {
+        var framer = LineFramer(maximumLength: 4_096)
+        for output in framer.push(bytes) + framer.push([0x0A]) {
+            guard case .line(let text) = output, let request = try? ProtocolRequest.parse(text) else { continue }
+            _ = request.changesState
+            answer(request)
+        }
+    }
+
+    /// Waits for the daemon's answer: the fuzzer calls in synchronously.
+    private func answer(_ request: ProtocolRequest) {
+        let done = DispatchSemaphore(value: 0)
+        let daemon = daemon
+        Task.detached {
+            for reply in await daemon.handle(request, peerUID: 0) { _ = reply.encoded() }
+            done.signal()
+        }
+        done.wait()
+    }
+}
