@@ -1,4 +1,4 @@
-import BreezeCore
+public import BreezeCore
 
 #if canImport(Glibc)
 import Glibc
@@ -10,14 +10,14 @@ import Glibc
 ///
 /// Receiver clocks can be decades off (GPS week rollover): only the direction time moves in is judged, never how
 /// far it is from this machine's clock.
-struct FixFilter {
+public struct FixFilter: Sendable {
     /// A report older than the last used one by less than this is a late report of a recent epoch (gpsd sends
     /// several per epoch, at one epoch a second or faster) and is dropped silently; further back is a clock jump.
-    static let reorderTolerance = 1.0
+    public static let reorderTolerance = 1.0
     /// After a backward jump, the receiver's new timeline is trusted once it has moved forward through this many
     /// epochs in a row: about 10 s at 1 Hz, far longer than a glitch, and a receiver whose clock really did go back
     /// (a week-rollover bug, gpsfake replaying a log again) keeps working.
-    static let epochsToTrustNewTimeline = 10
+    public static let epochsToTrustNewTimeline = 10
 
     private var lastTime: GPSDTime?
     private var lastPosition: Coordinate?
@@ -27,12 +27,14 @@ struct FixFilter {
     /// The newest time seen since a backward jump, and how many epochs in a row led up to it.
     private var newTimeline: (time: GPSDTime, epochs: Int)?
 
-    mutating func reset() {
+    public init() {}
+
+    public mutating func reset() {
         self = FixFilter()
     }
 
     /// The event for one report line (without its newline), or nil when it changes nothing.
-    mutating func event(forLine line: some Collection<UInt8>, source: LocationSourceKind) -> LocationSourceEvent? {
+    public mutating func event(forLine line: some Collection<UInt8>, source: LocationSourceKind) -> LocationSourceEvent? {
         let report: GPSDReport
         do {
             report = try GPSDReport.parse(line)

@@ -2,19 +2,21 @@
 ///
 /// A line longer than the bound is not a report: it is dropped up to and including its newline, so that its tail is
 /// never read as a line of its own.
-struct GPSDLineFramer {
+public struct GPSDLineFramer: Sendable {
     /// gpsd's longest reports (a SKY with every satellite in view, a DEVICES with many receivers) are a few KiB.
-    static let maximumLineLength = 16_384
+    public static let maximumLineLength = 16_384
 
     private var pending: [UInt8] = []
     /// Inside an overlong line: bytes are dropped until its newline.
     private var discarding = false
 
     /// Bytes held for an incomplete line (at most `maximumLineLength`).
-    var pendingCount: Int { pending.count }
+    public var pendingCount: Int { pending.count }
 
     /// Adds bytes from the socket and returns the complete lines among them, without their newlines.
-    mutating func append(_ bytes: some Collection<UInt8>) -> [[UInt8]] {
+    public init() {}
+
+    public mutating func append(_ bytes: some Collection<UInt8>) -> [[UInt8]] {
         var lines: [[UInt8]] = []
         var start = bytes.startIndex
         while start != bytes.endIndex {

@@ -1,7 +1,6 @@
 import BreezeCore
+import BreezeGPSD
 import Testing
-
-@testable import BreezeGPSD
 
 /// The filter from report lines to source events, without sockets.
 @Suite struct FixFilterTests {
