@@ -6,21 +6,10 @@
 #include <string.h>
 #include <errno.h>
 
-/* What Swift cannot import from libgps (macros, variadic calls, a union-typed descriptor), as real functions. */
-
-/* A fix, copied out of gps_data_t so that no libgps type reaches Swift's public API. */
-typedef struct {
-    int mode;             /* MODE_NOT_SEEN 0, MODE_NO_FIX 1, MODE_2D 2, MODE_3D 3 */
-    int has_mode;         /* the report set MODE_SET */
-    double latitude;      /* NaN when missing */
-    double longitude;
-    double altitude_msl;
-    double eph;           /* horizontal error estimate, metres (95%) */
-    double speed;         /* metres per second */
-    double track;         /* degrees from true north */
-    long long time_sec;   /* receiver time; 0 when missing */
-    long time_nsec;
-} CGPS_Fix;
+/* What Swift cannot import from libgps (macros, a union-typed descriptor), as real functions. Reports are not
+ * parsed by libgps: its gps_unpack reads lines that are not JSON ("lat":0x2E as 0), so BreezeGPSD reads and
+ * checks them itself. It also reads the socket itself: gps_read and gps_waiting use select(), which aborts the
+ * process for a descriptor at or above FD_SETSIZE (1024). */
 
 static inline struct gps_data_t *CGPS_new(void) {
     return (struct gps_data_t *)calloc(1, sizeof(struct gps_data_t));
@@ -43,35 +32,6 @@ static inline int CGPS_watch(struct gps_data_t *data) {
 
 static inline int CGPS_fd(const struct gps_data_t *data) {
     return (int)data->gps_fd;
-}
-
-/* Wraps gps_unpack: parses one JSON report (a NUL-terminated line) into data, after clearing data->set.
- * The caller reads the socket itself: gps_read and gps_waiting use select(), which aborts the process for a
- * descriptor at or above FD_SETSIZE (1024), and a daemon serving many clients has such descriptors. */
-static inline int CGPS_unpack(char *line, struct gps_data_t *data) {
-    data->set = 0;
-    return gps_unpack(line, data);
-}
-
-/* The fix of the last report, when it was a TPV (MODE_SET); returns 1 then, 0 otherwise. */
-static inline int CGPS_take_fix(const struct gps_data_t *data, CGPS_Fix *out) {
-    if (!(data->set & MODE_SET)) return 0;
-    out->has_mode = 1;
-    out->mode = data->fix.mode;
-    out->latitude = data->fix.latitude;
-    out->longitude = data->fix.longitude;
-    out->altitude_msl = data->fix.altMSL;
-    out->eph = data->fix.eph;
-    out->speed = data->fix.speed;
-    out->track = data->fix.track;
-    out->time_sec = (data->set & TIME_SET) ? (long long)data->fix.time.tv_sec : 0;
-    out->time_nsec = (data->set & TIME_SET) ? (long)data->fix.time.tv_nsec : 0;
-    return 1;
-}
-
-/* gps_send is variadic: send one fixed string. */
-static inline int CGPS_send(struct gps_data_t *data, const char *text) {
-    return gps_send(data, "%s", text);
 }
 
 static inline const char *CGPS_errstr(int code) {

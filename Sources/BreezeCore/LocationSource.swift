@@ -14,6 +14,9 @@ public enum LocationSourceEvent: Hashable, Sendable {
     case restricted(PermissionReason)
     /// The source cannot be reached, or went away; the source retries by itself.
     case lost(PermissionReason)
+    /// The source sent something that is not used (a broken report, a receiver time that went backwards), and why;
+    /// once per stretch of such reports, for the log.
+    case rejected(String)
 }
 
 /// A live source of positions: gpsd, GeoClue. Each runs on its own thread or file descriptor, never blocking the

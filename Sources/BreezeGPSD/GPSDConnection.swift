@@ -9,10 +9,10 @@ final class GPSDConnection {
     private let data: UnsafeMutablePointer<gps_data_t>
     private var isOpen = false
     let address: GPSDAddress
-    /// Bytes of a report line not yet complete. gpsd's lines are short; anything longer than this is not a
-    /// report and is dropped.
-    private var pending: [UInt8] = []
-    private static let maximumLineLength = 65_536
+    private var framer = GPSDLineFramer()
+    /// How much one `readAvailable` reads at most: a gpsd sending faster than its lines are used is read in turns,
+    /// never into one ever-growing batch.
+    static let maximumBytesPerRead = 65_536
 
     /// Wraps `gps_open`.
     init(address: GPSDAddress) throws(GPSDError) {
@@ -37,12 +37,13 @@ final class GPSDConnection {
         CGPS_fd(data)
     }
 
-    /// Reads every report gpsd has sent so far and returns the TPV reports among them. Reads the socket itself
-    /// (without blocking) and parses each line with `gps_unpack`; throws when the connection is gone.
-    func readAvailable() throws(GPSDError) -> [CGPS_Fix] {
-        var fixes: [CGPS_Fix] = []
+    /// Reads what gpsd has sent so far (up to `maximumBytesPerRead`) and returns its complete report lines. Reads
+    /// the socket itself, without blocking; throws when the connection is gone.
+    func readAvailable() throws(GPSDError) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
         var chunk = [UInt8](repeating: 0, count: 8_192)
-        while true {
+        var total = 0
+        while total < Self.maximumBytesPerRead {
             let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
@@ -50,23 +51,11 @@ final class GPSDConnection {
                 let detail = count == 0 ? "gpsd closed the connection" : String(cString: strerror(errno))
                 throw GPSDError(.lost, "lost gpsd at \(address): \(detail)")
             }
-            pending += chunk[0..<count]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                var line = Array(pending[..<newline])
-                pending.removeFirst(newline + 1)
-                line.append(0)
-                let parsed = line.withUnsafeMutableBufferPointer { buffer in
-                    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                        CGPS_unpack($0, data)
-                    }
-                }
-                var fix = CGPS_Fix()
-                if parsed == 0, CGPS_take_fix(data, &fix) != 0 { fixes.append(fix) }
-            }
-            if pending.count > Self.maximumLineLength { pending.removeAll() }  // garbage, not a report
+            total += count
+            lines += framer.append(chunk[0..<count])
             if count < chunk.count { break }
         }
-        return fixes
+        return lines
     }
 
     /// Wraps `gps_close`. Later calls do nothing.

@@ -1,6 +1,5 @@
 public import BreezeCore
 import BreezeSystem
-internal import CGPS
 import Foundation
 import Synchronization
 
@@ -100,7 +99,7 @@ public final class GPSDSource: LocationSource {
             if isStopped { return }
             throw GPSDError(.silent, "gpsd at \(address) said nothing for \(Int(greetingTimeout)) s after connecting")
         }
-        let first: [CGPS_Fix]
+        let first: [[UInt8]]
         do {
             first = try connection.readAvailable()
         } catch {
@@ -121,11 +120,10 @@ public final class GPSDSource: LocationSource {
     }
 
     private func deliver(
-        _ reports: [CGPS_Fix], to continuation: AsyncStream<LocationSourceEvent>.Continuation,
-        filter: inout FixFilter
+        _ lines: [[UInt8]], to continuation: AsyncStream<LocationSourceEvent>.Continuation, filter: inout FixFilter
     ) {
-        for report in reports {
-            if let event = filter.event(for: report, source: kind) { continuation.yield(event) }
+        for line in lines {
+            if let event = filter.event(forLine: line, source: kind) { continuation.yield(event) }
         }
     }
 
@@ -146,55 +144,5 @@ public final class GPSDSource: LocationSource {
                 code: .notRunning, message: error.message,
                 hint: "check that \(address) is gpsd and not another service")
         }
-    }
-}
-
-/// Turns gpsd's TPV reports into source events: usable fixes once each (gpsd sends one TPV per NMEA sentence
-/// of an epoch, with the same time), and "no fix" once per stretch without one.
-struct FixFilter {
-    private var lastTime: (Int64, Int)?
-    private var lastPosition: (Double, Double)?
-    private var reportedNoFix = false
-
-    mutating func reset() {
-        lastTime = nil
-        lastPosition = nil
-        reportedNoFix = false
-    }
-
-    mutating func event(for report: CGPS_Fix, source: LocationSourceKind) -> LocationSourceEvent? {
-        guard report.has_mode != 0 else { return nil }
-        let usable = report.mode >= 2 && report.latitude.isFinite && report.longitude.isFinite
-        guard usable, let coordinate = Coordinate(validatingLatitude: report.latitude, longitude: report.longitude)
-        else {
-            if report.mode == 1 && !reportedNoFix {
-                reportedNoFix = true
-                lastTime = nil
-                lastPosition = nil
-                return .noFix
-            }
-            return nil
-        }
-        reportedNoFix = false
-        if report.time_sec != 0 {
-            let time = (Int64(report.time_sec), Int(report.time_nsec))
-            if let lastTime, lastTime == time { return nil }
-            lastTime = time
-        } else if let lastPosition, lastPosition == (report.latitude, report.longitude) {
-            // No time at all (some receivers): the same position again is the same epoch.
-            return nil
-        }
-        lastPosition = (report.latitude, report.longitude)
-
-        func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        return .fix(LocationFix(
-            coordinate: coordinate, mode: report.mode >= 3 ? .threeD : .twoD,
-            altitude: report.mode >= 3 ? finite(report.altitude_msl) : nil,
-            horizontalAccuracy: finite(report.eph), speed: finite(report.speed), track: finite(report.track),
-            receiverTime: report.time_sec != 0 ? Double(report.time_sec) + Double(report.time_nsec) / 1e9 : nil,
-            receivedAt: .now, receivedWallTime: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9,
-            source: source))
     }
 }

@@ -162,6 +162,15 @@ public final class BusConnection: Sendable {
         return properties
     }
 
+    /// The longest a call may wait for its reply; a longer (or infinite, or NaN) timeout waits this long.
+    static let maximumTimeout = 3_600.0
+
+    /// A call's timeout in whole milliseconds, within 0...maximumTimeout (a Double can be anything).
+    static func milliseconds(_ timeout: Double) -> Int {
+        guard timeout.isFinite else { return Int(maximumTimeout * 1000) }
+        return Int((min(max(timeout, 0), maximumTimeout) * 1000).rounded(.up))
+    }
+
     // MARK: For the loop
 
     @discardableResult
@@ -289,7 +298,7 @@ private final class BusLoop {
             continuation.resume(returning: .failure(.disconnected("\(what): out of memory sending")))
             return
         }
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = ContinuousClock.now + .milliseconds(BusConnection.milliseconds(timeout))
         pending[serial] = Pending(deadline: deadline, what: what, timeout: timeout, continuation: continuation)
     }
 

@@ -18,6 +18,10 @@ struct GeoClueSession {
     static let whitelistHint = "add breezed to the agent whitelist in /etc/geoclue/geoclue.conf "
         + "([agent] whitelist=…;breezed), then restart geoclue; or set [geoclue] agent=false in breezed.conf"
 
+    /// Signals waiting to be handled. Any program on the bus can send this connection signals; only the newest
+    /// position matters, and the end-of-connection marker is always the newest, so dropping older ones is harmless.
+    static let signalQueueLimit = 64
+
     func run() async -> Outcome {
         let bus: BusConnection
         do {
@@ -36,7 +40,8 @@ struct GeoClueSession {
             _ = source.register(nil)
             bus.close()
         }
-        let (signals, signalContinuation) = AsyncStream.makeStream(of: BusConnection.Message?.self)
+        let (signals, signalContinuation) = AsyncStream.makeStream(
+            of: BusConnection.Message?.self, bufferingPolicy: .bufferingNewest(Self.signalQueueLimit))
         bus.onSignal { signalContinuation.yield($0) }
         bus.onClose { _ in
             signalContinuation.yield(nil)
@@ -186,13 +191,23 @@ struct GeoClueSession {
         return .ended(hadFix: false)
     }
 
+    /// GeoClue's accuracy levels: 0 (none) to 8 (exact).
+    static let accuracyLevels: ClosedRange<UInt32> = 0...8
+
+    /// The level an `AuthorizeApp` call asks for, clamped to GeoClue's levels (a peer on the bus can send any
+    /// number, of any size); nil when it is not an unsigned number.
+    static func requestedLevel(_ value: DBusValue) -> UInt32? {
+        guard let raw = value.uint64 else { return nil }
+        return UInt32(exactly: min(raw, UInt64(accuracyLevels.upperBound)))
+    }
+
     /// The agent: GeoClue asks it whether an app may have the location (`AuthorizeApp`) and how precisely
     /// (`MaxAccuracyLevel`); the privacy switch answers both.
     static func answerAgent(_ message: BusConnection.Message, source: GeoClueSource) -> Result<[DBusValue], BusError> {
         let level = source.maxAccuracyLevel
         switch (message.interface, message.member) {
         case ("org.freedesktop.GeoClue2.Agent", "AuthorizeApp"):
-            let requested = message.arguments.count > 1 ? (message.arguments[1].uint64.map(UInt32.init) ?? level) : level
+            let requested = message.arguments.count > 1 ? (requestedLevel(message.arguments[1]) ?? level) : level
             return .success([.bool(level > 0), .uint32(min(requested, level))])
         case ("org.freedesktop.DBus.Properties", "Get"):
             guard message.arguments.count == 2, message.arguments[1].string == "MaxAccuracyLevel" else {

@@ -119,20 +119,29 @@ public final class GeoClueSource: LocationSource {
         }
     }
 
+    /// Heights a receiver on or above the ground can report, metres: the deepest ocean floor to far above any
+    /// aircraft.
+    static let altitudeRange = -12_000.0...1_000_000.0
+
     /// A fix from a GeoClue Location object's properties; nil when latitude or longitude is missing, of another
     /// type, or out of range.
     public static func fix(fromLocation properties: [String: DBusValue]) -> LocationFix? {
         guard let latitude = properties["Latitude"]?.double, let longitude = properties["Longitude"]?.double,
             let coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude)
         else { return nil }
-        // GeoClue marks unknown values: altitude -Double.greatestFiniteMagnitude, speed and heading -1.
-        let altitude = properties["Altitude"]?.double.flatMap { $0 > -1e300 ? $0 : nil }
-        let speed = properties["Speed"]?.double.flatMap { $0 >= 0 ? $0 : nil }
-        let heading = properties["Heading"]?.double.flatMap { $0 >= 0 ? $0 : nil }
-        let accuracy = properties["Accuracy"]?.double.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        // GeoClue marks unknown values: altitude -Double.greatestFiniteMagnitude, speed and heading -1. Anything else
+        // outside a value's range (infinite, NaN, a heading of 720) is left out as well.
+        func value(_ name: String, in range: some RangeExpression<Double>) -> Double? {
+            properties[name]?.double.flatMap { $0.isFinite && range.contains($0) ? $0 : nil }
+        }
+        let altitude = value("Altitude", in: Self.altitudeRange)
+        let speed = value("Speed", in: 0...Double.greatestFiniteMagnitude)
+        let heading = value("Heading", in: 0..<360)
+        let accuracy = value("Accuracy", in: 0...Double.greatestFiniteMagnitude)
         var time: Double?
         if case .structure(let parts)? = properties["Timestamp"]?.unwrapped, parts.count == 2,
-            let seconds = parts[0].uint64, let microseconds = parts[1].uint64
+            let seconds = parts[0].uint64.flatMap({ Int64(exactly: $0) }), let microseconds = parts[1].uint64,
+            microseconds < 1_000_000
         {
             time = Double(seconds) + Double(microseconds) / 1e6
         }

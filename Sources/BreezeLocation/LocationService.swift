@@ -11,8 +11,14 @@ public import BreezePlaces
 /// while every higher-ranked one is down or has had no fix for its timeout; a higher-ranked source's fix takes over
 /// again at once. Each hand-over is an event with its reason.
 public actor LocationService {
+    /// What the service decides, for one reader. Bounded: see `LocationEventQueue`.
     public nonisolated let events: AsyncStream<LocationServiceEvent>
-    private let continuation: AsyncStream<LocationServiceEvent>.Continuation
+    private let continuation: LocationEventQueue
+    /// What sources sent that was not used, for the log. The newest `noticeLimit` wait for a reader that is behind.
+    public nonisolated let notices: AsyncStream<LocationNotice>
+    private let noticeContinuation: AsyncStream<LocationNotice>.Continuation
+    /// Sources report a rejection once per stretch of unused reports, so a few are plenty to keep.
+    public static let noticeLimit = 16
 
     private let sources: [any LocationSource]
     private let geocoder: ReverseGeocoder
@@ -28,7 +34,9 @@ public actor LocationService {
     private var lastNamed: Coordinate?
     /// The newest fix of each source that is up and has one.
     private var latest: [LocationSourceKind: LocationFix] = [:]
-    private var timerGeneration: [LocationSourceKind: Int] = [:]
+    /// When each source's silence becomes "no fix". A fix moves the deadline; one timer task per source waits for
+    /// it, so a source sending many fixes a second does not start a task for each.
+    private var fixDeadlines: [LocationSourceKind: ContinuousClock.Instant] = [:]
     private var fixTimers: [LocationSourceKind: Task<Void, Never>] = [:]
 
     public var permission: LocationPermission { machine.state }
@@ -43,15 +51,18 @@ public actor LocationService {
         self.movementThreshold = movementThreshold
         self.fixTimeout = fixTimeout
         self.machine = LocationPermissionMachine(enabled: locationEnabled)
-        (events, continuation) = AsyncStream.makeStream(of: LocationServiceEvent.self, bufferingPolicy: .unbounded)
+        continuation = LocationEventQueue()
+        events = continuation.stream()
+        (notices, noticeContinuation) = AsyncStream.makeStream(
+            of: LocationNotice.self, bufferingPolicy: .bufferingNewest(Self.noticeLimit))
         if !locationEnabled { sources.forEach { $0.setEnabled(false) } }
     }
 
     /// Runs until cancelled: listens to every source, then stops them.
     public func run() async {
-        continuation.yield(.permission(machine.state))
+        continuation.append(.permission(machine.state))
         useFallback()
-        defer { fixTimers.values.forEach { $0.cancel() } }
+        defer { stopFixTimers() }
         await withTaskGroup(of: Void.self) { group in
             for source in sources {
                 group.addTask {
@@ -70,6 +81,7 @@ public actor LocationService {
             }
         }
         continuation.finish()
+        noticeContinuation.finish()
     }
 
     /// The privacy switch: off ignores every fix and uses the fallback city; on resumes. Sources that take part
@@ -94,14 +106,17 @@ public actor LocationService {
             armFixTimer(for: kind)
         case .noFix:
             break  // the fix timer decides when silence becomes "no fix"
+        case .rejected(let message):
+            noticeContinuation.yield(LocationNotice(source: kind, message: message))
         case .fix(let fix):
+            // While the switch is off a fix is not even kept: nothing from before or during "off" is used later.
+            guard machine.isEnabled else { return }
             latest[kind] = fix
             if continuous(kind) { armFixTimer(for: kind) } else { disarmFixTimer(for: kind) }
-            guard machine.isEnabled else { return }
             if case .authorized(let active) = machine.state, active != kind {
                 // A lower-ranked source waits while a higher-ranked one has fixes.
                 guard rank(kind) < rank(active) || latest[active] == nil else { return }
-                continuation.yield(.handover(from: active, to: kind, reason: "\(kind.title) has fixes again"))
+                continuation.append(.handover(from: active, to: kind, reason: "\(kind.title) has fixes again"))
                 lastNamed = nil
             }
             apply(machine.handle(.fixReceived(kind)))
@@ -138,19 +153,19 @@ public actor LocationService {
         lastNamed = fix.coordinate
         let update = LocationUpdate(place: match.place, distance: match.distance, fix: fix)
         current = update
-        continuation.yield(.position(update))
+        continuation.append(.position(update))
     }
 
     private func apply(_ actions: [LocationPermissionAction]) {
         for action in actions {
             switch action {
             case .announce(let state):
-                continuation.yield(.permission(state))
+                continuation.append(.permission(state))
             case .useFallbackLocation:
                 let lostSource = current?.fix?.source
                 // Another source that is up and has a fix takes over before the fallback city does.
                 if machine.isEnabled, let next = latest.filter({ $0.key != lostSource }).min(by: { rank($0.key) < rank($1.key) }) {
-                    continuation.yield(.handover(
+                    continuation.append(.handover(
                         from: lostSource, to: next.key, reason: machine.state.reason?.message ?? "\(lostSource?.title ?? "the source") stopped"))
                     lastNamed = nil
                     apply(machine.handle(.fixReceived(next.key)))
@@ -159,11 +174,13 @@ public actor LocationService {
                         continue
                     }
                 }
-                if let lostSource { continuation.yield(.fixLost(lostSource)) }
+                if let lostSource { continuation.append(.fixLost(lostSource)) }
                 useFallback()
             case .stopSources:
-                fixTimers.values.forEach { $0.cancel() }
-                fixTimers = [:]
+                // The switch went off: forget every live position, not only the one shown.
+                stopFixTimers()
+                latest = [:]
+                lastNamed = nil
             case .useLiveLocation, .startSources, .scheduleRetry:
                 break  // sources keep running and retry by themselves; their fixes count again once authorized
             }
@@ -173,32 +190,40 @@ public actor LocationService {
     private func useFallback() {
         lastNamed = nil
         current = fallback.map { LocationUpdate(place: $0, distance: 0, fix: nil) }
-        continuation.yield(.fallback(fallback))
+        continuation.append(.fallback(fallback))
     }
 
-    /// (Re)starts the one-shot timer that turns a silent source into "no fix". One timer per source: re-arming
-    /// cancels its previous one.
+    /// Moves the source's "no fix" deadline to a fix timeout from now, starting its timer task if none waits.
     private func armFixTimer(for kind: LocationSourceKind) {
-        let generation = (timerGeneration[kind] ?? 0) + 1
-        timerGeneration[kind] = generation
-        let timeout = fixTimeout
-        fixTimers[kind]?.cancel()
-        fixTimers[kind] = Task {
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self.fixTimerFired(generation: generation, kind: kind)
-        }
+        fixDeadlines[kind] = .now + fixTimeout
+        guard fixTimers[kind] == nil else { return }
+        fixTimers[kind] = Task { await self.waitForFixDeadline(of: kind) }
     }
 
     private func disarmFixTimer(for kind: LocationSourceKind) {
-        timerGeneration[kind] = (timerGeneration[kind] ?? 0) + 1
-        fixTimers[kind]?.cancel()
-        fixTimers[kind] = nil
+        fixDeadlines[kind] = nil
+        fixTimers.removeValue(forKey: kind)?.cancel()
     }
 
-    private func fixTimerFired(generation: Int, kind: LocationSourceKind) {
-        guard generation == timerGeneration[kind] else { return }
-        latest[kind] = nil
-        let seconds = Int(fixTimeout.components.seconds)
-        apply(machine.handle(.timedOut(kind, seconds: seconds)))
+    private func stopFixTimers() {
+        fixTimers.values.forEach { $0.cancel() }
+        fixTimers = [:]
+        fixDeadlines = [:]
+    }
+
+    /// Sleeps until the source's deadline, again while fixes keep moving it, and fires once it has passed.
+    private func waitForFixDeadline(of kind: LocationSourceKind) async {
+        while !Task.isCancelled, let deadline = fixDeadlines[kind] {
+            guard deadline <= .now else {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                continue
+            }
+            fixDeadlines[kind] = nil
+            fixTimers[kind] = nil
+            latest[kind] = nil
+            let seconds = Int(fixTimeout.components.seconds)
+            apply(machine.handle(.timedOut(kind, seconds: seconds)))
+            return
+        }
     }
 }

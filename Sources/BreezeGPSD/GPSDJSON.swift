@@ -1,0 +1,215 @@
+/// A JSON value from one gpsd report line, parsed strictly (RFC 8259): libgps's own parser reads `0x2E` as 0 and
+/// `-33.86abc` as -33.86, so a line is used only when all of it is valid JSON.
+enum GPSDJSON: Equatable, Sendable {
+    case object([String: GPSDJSON])
+    case array([GPSDJSON])
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+
+    /// Nesting deeper than any gpsd report (SKY: an object in an array in an object); deeper input is refused
+    /// rather than recursed into.
+    static let maximumDepth = 16
+
+    /// Parses a whole line (trailing spaces, tabs and a carriage return allowed); nil for anything that is not one
+    /// JSON value.
+    static func parse(_ bytes: some Collection<UInt8>) -> GPSDJSON? {
+        var parser = Parser(bytes: Array(bytes))
+        guard let value = parser.value(depth: 0) else { return nil }
+        parser.skipWhitespace()
+        return parser.index == parser.bytes.count ? value : nil
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[index]) { index += 1 }
+        }
+
+        private func peek() -> UInt8? {
+            index < bytes.count ? bytes[index] : nil
+        }
+
+        private mutating func take(_ literal: String) -> Bool {
+            let expected = Array(literal.utf8)
+            guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected)
+            else { return false }
+            index += expected.count
+            return true
+        }
+
+        mutating func value(depth: Int) -> GPSDJSON? {
+            guard depth < GPSDJSON.maximumDepth else { return nil }
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: "{"): return object(depth: depth)
+            case UInt8(ascii: "["): return array(depth: depth)
+            case UInt8(ascii: "\""): return string().map { .string($0) }
+            case UInt8(ascii: "t"): return take("true") ? .bool(true) : nil
+            case UInt8(ascii: "f"): return take("false") ? .bool(false) : nil
+            case UInt8(ascii: "n"): return take("null") ? .null : nil
+            default: return number().map { .number($0) }
+            }
+        }
+
+        private mutating func object(depth: Int) -> GPSDJSON? {
+            index += 1
+            var members: [String: GPSDJSON] = [:]
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            while true {
+                skipWhitespace()
+                // A repeated key is refused: two readers of the same line could otherwise disagree on its value.
+                guard peek() == UInt8(ascii: "\""), let key = string(), members[key] == nil else { return nil }
+                skipWhitespace()
+                guard peek() == UInt8(ascii: ":") else { return nil }
+                index += 1
+                guard let member = value(depth: depth + 1) else { return nil }
+                members[key] = member
+                skipWhitespace()
+                switch peek() {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "}"):
+                    index += 1
+                    return .object(members)
+                default: return nil
+                }
+            }
+        }
+
+        private mutating func array(depth: Int) -> GPSDJSON? {
+            index += 1
+            var elements: [GPSDJSON] = []
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
+            while true {
+                guard let element = value(depth: depth + 1) else { return nil }
+                elements.append(element)
+                skipWhitespace()
+                switch peek() {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "]"):
+                    index += 1
+                    return .array(elements)
+                default: return nil
+                }
+            }
+        }
+
+        /// A string after its opening quote is checked: escapes, no control characters, valid UTF-8 (a lone
+        /// surrogate escape is refused).
+        private mutating func string() -> String? {
+            index += 1
+            var scalars = String.UnicodeScalarView()
+            var raw: [UInt8] = []
+            func flush() -> Bool {
+                guard !raw.isEmpty else { return true }
+                guard let text = String(validating: raw, as: UTF8.self) else { return false }
+                scalars.append(contentsOf: text.unicodeScalars)
+                raw.removeAll(keepingCapacity: true)
+                return true
+            }
+            while let byte = peek() {
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return flush() ? String(scalars) : nil
+                case UInt8(ascii: "\\"):
+                    guard flush(), let escaped = peek() else { return nil }
+                    index += 1
+                    switch escaped {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "b"): scalars.append("\u{8}")
+                    case UInt8(ascii: "f"): scalars.append("\u{C}")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "u"):
+                        guard let scalar = unicodeEscape() else { return nil }
+                        scalars.append(scalar)
+                    default: return nil
+                    }
+                case 0..<0x20:
+                    return nil
+                default:
+                    raw.append(byte)
+                }
+            }
+            return nil
+        }
+
+        /// The four hex digits after `\u`, and a low surrogate's escape after a high one.
+        private mutating func unicodeEscape() -> Unicode.Scalar? {
+            guard let first = hex4() else { return nil }
+            if (0xD800..<0xDC00).contains(first) {
+                guard take("\\u"), let second = hex4(), (0xDC00..<0xE000).contains(second) else { return nil }
+                return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+            }
+            return Unicode.Scalar(first)
+        }
+
+        private mutating func hex4() -> UInt32? {
+            guard bytes.count - index >= 4 else { return nil }
+            var value: UInt32 = 0
+            for byte in bytes[index..<index + 4] {
+                guard let digit = Self.hexDigit(byte) else { return nil }
+                value = value << 4 | digit
+            }
+            index += 4
+            return value
+        }
+
+        private static func hexDigit(_ byte: UInt8) -> UInt32? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+            default: nil
+            }
+        }
+
+        /// A number in JSON's grammar (no hex, no leading zeros, no `+`, no NaN); nil when it does not fit a finite
+        /// Double.
+        private mutating func number() -> Double? {
+            let start = index
+            func digits() -> Bool {
+                let first = index
+                while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+                return index > first
+            }
+            if peek() == UInt8(ascii: "-") { index += 1 }
+            if peek() == UInt8(ascii: "0") {
+                index += 1
+            } else if !digits() {
+                return nil
+            }
+            if peek() == UInt8(ascii: ".") {
+                index += 1
+                guard digits() else { return nil }
+            }
+            if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+                index += 1
+                if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+                guard digits() else { return nil }
+            }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            guard let value = Double(text), value.isFinite else { return nil }
+            return value
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// A receiver's time as gpsd writes it ("2017-07-19T08:50:00.800Z"), exact to the nanosecond so that two reports
+/// of one epoch compare equal.
+struct GPSDTime: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// Seconds since 1970 (negative before; receivers can be decades off).
+    var seconds: Int64
+    var nanoseconds: Int32
+
+    init(seconds: Int64, nanoseconds: Int32) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (UTC, up to nine fraction digits, a leap second's :60 allowed);
+    /// nil for anything else, including dates that do not exist.
+    init?(iso8601 text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.count <= 30, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func field(_ start: Int, _ length: Int) -> Int? {
+            var value = 0
+            for byte in bytes[start..<start + length] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
+        guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
+            let year = field(0, 4), let month = field(5, 2), let day = field(8, 2), let hour = field(11, 2),
+            let minute = field(14, 2), let second = field(17, 2),
+            (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day), hour < 24,
+            minute < 60, second <= 60
+        else { return nil }
+        var nanoseconds = 0
+        let fraction = bytes[19..<bytes.count - 1]
+        if !fraction.isEmpty {
+            guard fraction.first == UInt8(ascii: "."), (2...10).contains(fraction.count),
+                let digits = field(20, fraction.count - 1)
+            else { return nil }
+            nanoseconds = digits
+            for _ in fraction.count - 1..<9 { nanoseconds *= 10 }
+        }
+        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        self.seconds = Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
+        self.nanoseconds = Int32(nanoseconds)
+    }
+
+    /// Seconds since 1970 as a Double, for `LocationFix.receiverTime`.
+    var secondsSince1970: Double {
+        Double(seconds) + Double(nanoseconds) / 1e9
+    }
+
+    /// How far `self` is after `other`, in seconds (negative when before).
+    func seconds(after other: GPSDTime) -> Double {
+        Double(seconds - other.seconds) + Double(nanoseconds - other.nanoseconds) / 1e9
+    }
+
+    static func < (left: GPSDTime, right: GPSDTime) -> Bool {
+        (left.seconds, left.nanoseconds) < (right.seconds, right.nanoseconds)
+    }
+
+    var description: String {
+        "\(seconds).\(String(String(nanoseconds + 1_000_000_000).dropFirst()))"
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
