@@ -88,6 +88,7 @@ let package = Package(
         ),
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
+        .testTarget(name: "BreezeDaemonUnitTests", dependencies: ["BreezeDaemon", "BreezeCore"]),
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],
             exclude: ["Expected"]),
