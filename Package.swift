@@ -89,6 +89,7 @@ let package = Package(
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
         .testTarget(name: "BreezeDaemonUnitTests", dependencies: ["BreezeDaemon", "BreezeCore"]),
+        .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol"]),
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],
             exclude: ["Expected"]),
