@@ -15,10 +15,11 @@ import Testing
         Array("{\"version\":\(version),\"saved\":[\(saved)],\"location_enabled\":true}".utf8)
     }
 
-    static func placeJSON(id: Int = 2661552, name: String = "Bern", latitude: String = "46.94809", population: String = "121631")
-        -> String
-    {
-        "{\"id\":\(id),\"name\":\"\(name)\",\"admin1\":\"Bern\",\"country\":\"Switzerland\",\"countryCode\":\"CH\","
+    static func placeJSON(
+        id: Int = 2661552, name: String = "Bern", latitude: String = "46.94809", population: String = "121631",
+        countryCode: String = "CH"
+    ) -> String {
+        "{\"id\":\(id),\"name\":\"\(name)\",\"admin1\":\"Bern\",\"country\":\"Switzerland\",\"countryCode\":\"\(countryCode)\","
             + "\"population\":\(population),\"coordinate\":{\"latitude\":\(latitude),\"longitude\":7.44744}}"
     }
 
@@ -109,6 +110,8 @@ import Testing
         ("name", placeJSON(name: "")),
         ("name", placeJSON(name: String(repeating: "x", count: 10_000))),
         ("id", placeJSON(id: 0)),
+        ("id", placeJSON(id: UserState.maximumPlaceID + 1)),
+        ("countryCode", placeJSON(countryCode: String(repeating: "C", count: UserState.maximumCountryCodeLength + 1))),
     ])
     func aPlaceWithAnImpossibleValueMakesTheFileInvalid(field: String, place: String) throws {
         let bytes = Self.stateJSON(saved: place)
