@@ -95,6 +95,8 @@ let package = Package(
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
         .testTarget(name: "BreezeFuzzTests", dependencies: ["BreezeFuzz"]),
+        .testTarget(name: "BreezeDaemonUnitTests", dependencies: ["BreezeDaemon", "BreezeCore"]),
+        .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol"]),
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],
             exclude: ["Expected"]),

@@ -10,16 +10,16 @@ public enum BreezeCTL {
     /// Runs with `arguments` (after the program name) and returns the exit status.
     public static func main(
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-        isTerminal: Bool = isatty(1) == 1
+        isTerminal: Bool = isatty(1) == 1, output: TextOutput = .process
     ) -> Int32 {
         do throws(CLIError) {
             let parsed = try CommandLineArguments.parse(arguments)
             if parsed.version {
-                write("breezectl \(version)\n")
+                output.write("breezectl \(version)\n")
                 return 0
             }
             if parsed.help {
-                write(parsed.subcommand.map(HelpText.subcommand) ?? HelpText.main)
+                output.write(parsed.subcommand.map(HelpText.subcommand) ?? HelpText.main)
                 return 0
             }
             guard let subcommand = parsed.subcommand else {
@@ -34,19 +34,15 @@ public enum BreezeCTL {
             var run = Run(
                 arguments: parsed, subcommand: subcommand,
                 socket: parsed.socket ?? environment["BREEZE_SOCKET"] ?? defaultSocket,
-                dashboard: Dashboard(unit: unit, color: color))
+                dashboard: Dashboard(unit: unit, color: color), output: output)
             try run.execute()
             return 0
         } catch {
             var text = "breezectl: \(error.message)\n"
             if error.kind == .usage { text += "Run 'breezectl --help' for usage.\n" }
-            FileHandle.standardError.write(Data(text.utf8))
+            output.error(text)
             return error.kind.rawValue
         }
-    }
-
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
     }
 }
 
@@ -56,6 +52,7 @@ struct Run {
     var subcommand: Subcommand
     var socket: String
     var dashboard: Dashboard
+    var output: TextOutput
 
     private var json: Bool { arguments.json }
 
@@ -83,47 +80,46 @@ struct Run {
             if action == "remove" && Int(positional[1]) == nil { throw CLIError(.usage, "saved remove takes a city id") }
         }
 
-        let connection = try ControlConnection(path: socket)
+        let connection = try ControlConnection(
+            path: socket, timeout: arguments.timeout ?? CommandLineArguments.defaultTimeout)
         switch subcommand {
         case .status, .where, .air, .pollen, .climate:
-            let snapshot = try self.snapshot(connection)
-            show(snapshot)
+            output.write(renderer.snapshot(try self.snapshot(connection)))
         case .watch:
             try watch(connection)
         case .search:
             let id = try connection.send("search", [("query", .string(positional[0]))])
-            try showPlaces(try connection.reply(to: id))
+            output.write(renderer.reply(try connection.reply(to: id)))
         case .popular:
             let id = try connection.send("popular")
-            try showPlaces(try connection.reply(to: id))
+            output.write(renderer.reply(try connection.reply(to: id)))
         case .lookup:
             let id = try connection.send("lookup", [("latitude", .number(coordinate!.0)), ("longitude", .number(coordinate!.1))])
-            let place = try connection.reply(to: id)
-            if json { return printJSON(place) }
-            let distance = place["distance_m"]?.numberValue.map { String(format: " (%.1f km away)", $0 / 1000) } ?? ""
-            BreezeCTL.write("\(place["name"]?.stringValue ?? "?")\(distance)\n")
+            output.write(renderer.reply(try connection.reply(to: id)))
         case .select:
             let id = try connection.send("select", [Self.cityArgument(positional[0])])
-            try showLocation(try connection.reply(to: id))
+            output.write(renderer.reply(try connection.reply(to: id)))
         case .here:
             let id = try connection.send("here")
-            try showLocation(try connection.reply(to: id))
+            output.write(renderer.reply(try connection.reply(to: id)))
         case .saved:
             let action = positional.first ?? "list"
             var requestArguments: [(String, JSONValue)] = [("action", .string(action))]
             if action != "list" { requestArguments.append(Self.cityArgument(positional[1])) }
             let id = try connection.send("saved", requestArguments)
-            try showPlaces(try connection.reply(to: id))
+            output.write(renderer.reply(try connection.reply(to: id)))
         case .location:
             let id = try connection.send("location", [("enabled", .bool(positional[0] == "on"))])
-            let permission = try connection.reply(to: id)
-            if json { return printJSON(permission) }
-            BreezeCTL.write(dashboard.location(nil, permission: permission).dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n")
+            output.write(renderer.reply(try connection.reply(to: id)))
         case .refresh:
             let id = try connection.send("refresh")
-            _ = try connection.reply(to: id)
-            if !json { BreezeCTL.write("Fetching the data now.\n") } else { printJSON(.object([("class", .string("OK"))])) }
+            output.write(renderer.reply(try connection.reply(to: id)))
         }
+    }
+
+    private var renderer: ReplyRenderer {
+        ReplyRenderer(
+            subcommand: subcommand, json: json, dashboard: dashboard, format: arguments.format, waybar: arguments.waybar)
     }
 
     /// A city given as a GeoNames id or a query.
@@ -138,75 +134,9 @@ struct Run {
         let end = try connection.send("version")
         var objects: [String: JSONValue] = [:]
         for object in try connection.replies(to: id, until: end) {
-            if let className = object["class"]?.stringValue { objects[className] = Self.withoutID(object) }
+            if let className = object["class"]?.stringValue { objects[className] = ReplyRenderer.withoutID(object) }
         }
         return objects
-    }
-
-    static func withoutID(_ object: JSONValue) -> JSONValue {
-        guard case .object(let members) = object else { return object }
-        return .object(members.filter { $0.0 != "id" })
-    }
-
-    func printJSON(_ object: JSONValue) {
-        BreezeCTL.write(Self.withoutID(object).encoded() + "\n")
-    }
-
-    func show(_ snapshot: [String: JSONValue]) {
-        switch subcommand {
-        case .where:
-            guard let location = snapshot["LOCATION"] else {
-                if json { printJSON(snapshot["PERMISSION"] ?? .object([("class", .string("LOCATION")), ("name", .null)])) }
-                else { BreezeCTL.write(dashboard.location(nil, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n") }
-                return
-            }
-            if json { return printJSON(location) }
-            BreezeCTL.write(dashboard.location(location, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n")
-        case .air, .pollen, .climate:
-            let className = subcommand.rawValue.uppercased()
-            if json { return printJSON(snapshot[className] ?? .object([("class", .string(className)), ("state", .string("loading"))])) }
-            let lines = switch subcommand {
-            case .air: dashboard.air(snapshot["AIR"])
-            case .pollen: dashboard.pollen(snapshot["POLLEN"])
-            default: dashboard.climate(snapshot["CLIMATE"])
-            }
-            BreezeCTL.write(lines.joined(separator: "\n") + "\n")
-        default:
-            if json {
-                for className in ["PERMISSION", "LOCATION", "AIR", "POLLEN", "CLIMATE"] {
-                    if let object = snapshot[className] { printJSON(object) }
-                }
-                return
-            }
-            let sections = [
-                dashboard.location(snapshot["LOCATION"], permission: snapshot["PERMISSION"]),
-                dashboard.air(snapshot["AIR"]), dashboard.pollen(snapshot["POLLEN"]), dashboard.climate(snapshot["CLIMATE"]),
-            ]
-            BreezeCTL.write(sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n")
-        }
-    }
-
-    func showLocation(_ location: JSONValue) throws(CLIError) {
-        if json { return printJSON(location) }
-        BreezeCTL.write(dashboard.location(location, permission: nil).joined(separator: "\n") + "\n")
-    }
-
-    func showPlaces(_ reply: JSONValue) throws(CLIError) {
-        if json {
-            if case .array(let places)? = reply["places"] { places.forEach(printJSON) }
-            return
-        }
-        guard case .array(let places)? = reply["places"], !places.isEmpty else {
-            BreezeCTL.write("No cities.\n")
-            return
-        }
-        for place in places {
-            let id = place["geoname_id"]?.numberValue.map { String(Int($0)) } ?? ""
-            var name = place["city"]?.stringValue ?? "?"
-            if let admin = place["admin1"]?.stringValue, !admin.isEmpty, admin != name { name += ", \(admin)" }
-            name += ", " + (place["country"]?.stringValue ?? "")
-            BreezeCTL.write(id.padding(toLength: 10, withPad: " ", startingAt: 0) + name + "\n")
-        }
     }
 
     // MARK: watch
@@ -214,23 +144,19 @@ struct Run {
     func watch(_ connection: ControlConnection) throws(CLIError) {
         let id = try connection.send("watch")
         var latest: [String: JSONValue] = [:]
+        var answered = false
         while let message = try connection.next() {
+            // The timeout bounds the wait for the daemon's first answer; updates may be hours apart.
+            if !answered {
+                answered = true
+                connection.waitWithoutLimit()
+            }
             guard let className = message["class"]?.stringValue else { continue }
             if className == "ERROR" {
                 if message["id"] == .number(Double(id)) { throw CLIError(daemonError: message) }
-                throw CLIError(.unreachable, "breezed: \(message["message"]?.stringValue ?? "closed the connection")")
+                throw CLIError(.unreachable, "breezed: \(message["message"]?.displayText ?? "closed the connection")")
             }
-            if className == "VERSION" || className == "WATCH" { continue }
-            latest[className] = message
-            if json {
-                printJSON(message)
-            } else if arguments.waybar {
-                BreezeCTL.write(WatchLine.waybar(latest) + "\n")
-            } else if let format = arguments.format {
-                BreezeCTL.write(WatchLine.format(format, latest) + "\n")
-            } else {
-                BreezeCTL.write(WatchLine.text(className, message, dashboard) + "\n")
-            }
+            if let line = renderer.update(message, latest: &latest) { output.write(line) }
         }
         throw CLIError(.unreachable, "breezed closed the connection")
     }

@@ -1,16 +1,16 @@
 import BreezeProtocol
 
 /// A failed breezectl run: the message for the person, and the exit status for scripts.
-struct CLIError: Error {
-    enum Kind: Int32 {
+public struct CLIError: Error, Sendable {
+    public enum Kind: Int32, Sendable {
         case failure = 1
         case usage = 64
         case unreachable = 69
         case notPermitted = 77
     }
 
-    var kind: Kind
-    var message: String
+    public var kind: Kind
+    public var message: String
 
     init(_ kind: Kind, _ message: String) {
         self.kind = kind
@@ -20,12 +20,12 @@ struct CLIError: Error {
     /// From the daemon's `ERROR` object: `not-permitted` exits 77, a bad argument 64, anything else 1.
     init(daemonError message: JSONValue) {
         let code = message["code"]?.stringValue ?? "internal"
-        let text = message["message"]?.stringValue ?? "breezed refused the request"
+        let text = message["message"]?.displayText ?? "breezed refused the request"
         switch code {
         case "not-permitted": self.init(.notPermitted, text)
         case "bad-argument": self.init(.usage, text)
         case "shutting-down", "too-many-clients": self.init(.unreachable, text)
-        default: self.init(.failure, "\(text) (\(code))")
+        default: self.init(.failure, "\(text) (\(TerminalText.escaped(code)))")
         }
     }
 }

@@ -5,10 +5,18 @@ struct CommandLineArguments {
     var units: String?
     var format: String?
     var waybar = false
+    /// Seconds to wait for the daemon; nil: `defaultTimeout`.
+    var timeout: Double?
     var help = false
     var version = false
     var subcommand: Subcommand?
     var positional: [String] = []
+
+    /// How long breezectl waits for the daemon by default: to connect and for each reply; for `watch`, until its
+    /// first answer.
+    static let defaultTimeout = 10.0
+    /// The longest `--timeout`, a day: enough for any wait, and far from a value that would overflow a deadline.
+    static let maximumTimeout = 86_400.0
 
     /// Options may come before or after the subcommand. A negative number is a value, never an option
     /// (`breezectl lookup -33.8688 151.2093`); `--` ends the options.
@@ -36,6 +44,13 @@ struct CommandLineArguments {
                     let unit = try value(flag).lowercased()
                     guard ["c", "f"].contains(unit) else { throw CLIError(.usage, "--units is c or f, not \"\(unit)\"") }
                     parsed.units = unit
+                case "--timeout":
+                    let text = try value(flag)
+                    guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximumTimeout else {
+                        throw CLIError(.usage, "--timeout is a number of seconds above 0 and up to \(Int(maximumTimeout)), "
+                            + "not \"\(TerminalText.escaped(text))\"")
+                    }
+                    parsed.timeout = seconds
                 case "--format": parsed.format = try value(flag)
                 case "--waybar": parsed.waybar = true
                 case "-h", "--help": parsed.help = true

@@ -5,26 +5,47 @@ import Foundation
 import Glibc
 #endif
 
-/// A blocking connection to breezed's socket: breezectl sends a request and reads lines until its reply.
-final class ControlConnection {
+/// A blocking connection to breezed's socket: breezectl sends a request and reads lines until its reply, each wait
+/// bounded by a deadline so that a daemon that does not answer cannot hang it.
+public final class ControlConnection {
+    /// The longest line read from the daemon: far above any reply (a `PLACES` list of 50 cities is a few KiB).
+    public static let maximumLineLength = 1 << 20
+
     private let fd: Int32
-    private var framer = LineFramer(maximumLength: 1 << 20)
+    private var framer = LineFramer(maximumLength: ControlConnection.maximumLineLength)
     private var pending: [String] = []
     private var nextID = 1
+    /// The seconds allowed, for the message; nil: wait as long as it takes.
+    private var timeout: Double?
+    private var deadline: ContinuousClock.Instant?
 
-    /// Connects to `path`; throws `unreachable` with a hint.
-    init(path: String) throws(CLIError) {
+    /// Takes over `descriptor`, a connected stream socket, and closes it when done; each read waits at most
+    /// `timeout` seconds from now (nil: no limit).
+    public init(descriptor: Int32, timeout: Double? = nil) {
+        fd = descriptor
+        setDeadline(timeout)
+    }
+
+    /// Connects to `path` within `timeout` seconds; throws `unreachable` with a hint.
+    public init(path: String, timeout: Double? = nil) throws(CLIError) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CLIError(.unreachable, "cannot create a socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path), !bytes.contains(0) else {
             close(fd)
-            throw CLIError(.usage, "socket path too long: \(path)")
+            throw CLIError(.usage, "socket path too long: \(TerminalText.escaped(path))")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (i, byte) in bytes.enumerated() { buffer[i] = byte }
+        }
+        let timeout = timeout.map(Self.bounded)
+        if let timeout {
+            // A Unix-socket connect waits for room in a full listen backlog for at most the send timeout; the
+            // same timeout bounds a send into a daemon that reads nothing.
+            var limit = timeval(tv_sec: Int(timeout.rounded(.towardZero)), tv_usec: Int(timeout.truncatingRemainder(dividingBy: 1) * 1e6))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -32,20 +53,44 @@ final class ControlConnection {
             }
         }
         if result != 0 {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             close(fd)
-            throw CLIError(.unreachable, "cannot reach breezed at \(path): \(reason)\n"
+            if code == EAGAIN || code == EINPROGRESS, let timeout { throw Self.timedOut(timeout) }
+            throw CLIError(.unreachable, "cannot reach breezed at \(TerminalText.escaped(path)): \(String(cString: strerror(code)))\n"
                 + "hint: is breezed running ('systemctl status breezed')? Another socket: --socket PATH or BREEZE_SOCKET.")
         }
+        setDeadline(timeout)
     }
 
     deinit {
         close(fd)
     }
 
-    /// Sends a request with a fresh id; returns the id.
+    /// From now on, waits for the daemon as long as it takes (`watch`, once the daemon has answered).
+    public func waitWithoutLimit() {
+        setDeadline(nil)
+    }
+
+    /// `timeout` within 1 ms and `CommandLineArguments.maximumTimeout`, so that the arithmetic on it cannot trap.
+    static func bounded(_ timeout: Double) -> Double {
+        guard timeout.isFinite else { return CommandLineArguments.maximumTimeout }
+        return min(max(timeout, 0.001), CommandLineArguments.maximumTimeout)
+    }
+
+    private func setDeadline(_ timeout: Double?) {
+        let timeout = timeout.map(Self.bounded)
+        self.timeout = timeout
+        deadline = timeout.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1_000).rounded(.up))) }
+    }
+
+    static func timedOut(_ timeout: Double) -> CLIError {
+        CLIError(.unreachable, "breezed did not answer within \(String(format: "%g", timeout)) s")
+    }
+
+    /// Sends a request with a fresh id; returns the id. When the daemon has closed the connection (at its client
+    /// limit, or stopping), its `ERROR` line is usually waiting to be read: that reason is thrown.
     @discardableResult
-    func send(_ command: String, _ arguments: [(String, JSONValue)] = []) throws(CLIError) -> Int {
+    public func send(_ command: String, _ arguments: [(String, JSONValue)] = []) throws(CLIError) -> Int {
         let id = nextID
         nextID += 1
         let request = JSONValue.object([("command", .string(command))] + arguments + [("id", .number(Double(id)))])
@@ -55,39 +100,77 @@ final class ControlConnection {
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError(.unreachable, "breezed closed the connection")
+                let code = errno
+                if code == EINTR { continue }
+                if code == EAGAIN, let timeout { throw Self.timedOut(timeout) }
+                throw reasonForClosing() ?? CLIError(.unreachable, "breezed closed the connection")
             }
             sent += count
         }
         return id
     }
 
-    /// The next object from the daemon; nil when it closes the connection.
-    func next() throws(CLIError) -> JSONValue? {
+    /// After a failed send: the daemon's `ERROR`, if it left one before closing.
+    private func reasonForClosing() -> CLIError? {
+        while let message = try? next() {
+            if message["class"]?.stringValue == "ERROR" { return CLIError(daemonError: message) }
+        }
+        return nil
+    }
+
+    /// The next object from the daemon; nil when it closes the connection. Throws when the deadline passes, or
+    /// for a line over `maximumLineLength` or not UTF-8 (a reply lost, so waiting on would be for ever).
+    public func next() throws(CLIError) -> JSONValue? {
         while pending.isEmpty {
+            try waitForInput()
             var buffer = [UInt8](repeating: 0, count: 65_536)
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError(.unreachable, "lost the connection to breezed: \(String(cString: strerror(errno)))")
+                let code = errno
+                if code == EINTR { continue }
+                // The daemon closed with our request unread: what it sent before has been read already.
+                if code == ECONNRESET { return nil }
+                throw CLIError(.unreachable, "lost the connection to breezed: \(String(cString: strerror(code)))")
             }
             if count == 0 { return nil }
             for event in framer.push(buffer[0..<count]) {
-                if case .line(let line) = event { pending.append(line) }
+                switch event {
+                case .line(let line): pending.append(line)
+                case .tooLong: throw CLIError(.failure, "breezed sent a line over \(Self.maximumLineLength >> 20) MiB")
+                case .invalidText: throw CLIError(.failure, "breezed sent a line that is not UTF-8 text")
+                }
             }
         }
         let line = pending.removeFirst()
         do throws(ProtocolError) {
             return try JSONValue.parse(line)
         } catch {
-            throw CLIError(.failure, "breezed sent a line that is not JSON: \(error.message)")
+            throw CLIError(.failure, "breezed sent a line that is not JSON: \(TerminalText.escaped(error.message))")
         }
     }
 
-    /// Reads until the reply to `id`; an `ERROR` reply throws with its code mapped to an exit status.
-    func reply(to id: Int) throws(CLIError) -> JSONValue {
+    /// Waits with poll() until the socket is readable, or throws when the deadline passes first.
+    private func waitForInput() throws(CLIError) {
+        guard let deadline, let timeout else { return }
+        while true {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { throw Self.timedOut(timeout) }
+            let (seconds, attoseconds) = remaining.components
+            let milliseconds = Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR {
+                throw CLIError(.unreachable, "lost the connection to breezed: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Reads until the reply to `id`; an `ERROR` reply, or one without an id (the daemon's reason for closing the
+    /// connection), throws with its code mapped to an exit status.
+    public func reply(to id: Int) throws(CLIError) -> JSONValue {
         while let message = try next() {
+            if message["class"]?.stringValue == "ERROR" && message["id"] == nil { throw CLIError(daemonError: message) }
             guard message["id"] == .number(Double(id)) else { continue }
             if message["class"]?.stringValue == "ERROR" { throw CLIError(daemonError: message) }
             return message
@@ -96,9 +179,10 @@ final class ControlConnection {
     }
 
     /// Every reply to `id`, until the reply to `end` (sent after it) arrives.
-    func replies(to id: Int, until end: Int) throws(CLIError) -> [JSONValue] {
+    public func replies(to id: Int, until end: Int) throws(CLIError) -> [JSONValue] {
         var found: [JSONValue] = []
         while let message = try next() {
+            if message["class"]?.stringValue == "ERROR" && message["id"] == nil { throw CLIError(daemonError: message) }
             if message["id"] == .number(Double(end)) { return found }
             guard message["id"] == .number(Double(id)) else { continue }
             if message["class"]?.stringValue == "ERROR" { throw CLIError(daemonError: message) }

@@ -10,8 +10,8 @@ struct Dashboard {
 
     func location(_ message: JSONValue?, permission: JSONValue?) -> [String] {
         var lines: [String] = []
-        if let message, let name = message["name"]?.stringValue {
-            let source = message["source"]?.stringValue ?? "?"
+        if let message, let name = message["name"]?.displayText {
+            let source = message["source"]?.displayText ?? "?"
             lines.append(bold(name) + dim(" · \(source)"))
             if let latitude = message["latitude"]?.numberValue, let longitude = message["longitude"]?.numberValue {
                 var detail = String(format: "%.5f, %.5f", latitude, longitude)
@@ -23,9 +23,9 @@ struct Dashboard {
             lines.append("No place yet")
         }
         if let permission {
-            let state = permission["state"]?.stringValue ?? "?"
-            lines.append("  Location: \(state) — \(permission["message"]?.stringValue ?? "")")
-            if let hint = permission["hint"]?.stringValue { lines.append("  Hint: \(hint)") }
+            let state = permission["state"]?.displayText ?? "?"
+            lines.append("  Location: \(state) — \(permission["message"]?.displayText ?? "")")
+            if let hint = permission["hint"]?.displayText { lines.append("  Hint: \(hint)") }
         }
         return lines
     }
@@ -34,15 +34,15 @@ struct Dashboard {
         guard let message else { return ["Air quality: no data yet"] }
         var lines = ["Air quality " + stateText(message)]
         guard let aqi = message["us_aqi"]?.numberValue else { return lines }
-        let label = message["label"]?.stringValue ?? ""
-        let emoji = message["emoji"]?.stringValue ?? ""
-        let colour = message["color"]?.stringValue
-        lines.append("  " + paint("AQI \(Int(aqi)) \(emoji) \(label)", hex: colour) + dim(" — \(message["summary"]?.stringValue ?? "")"))
+        let label = message["label"]?.displayText ?? ""
+        let emoji = message["emoji"]?.displayText ?? ""
+        let colour = message["color"]?.displayText
+        lines.append("  " + paint("AQI \(TerminalText.whole(aqi)) \(emoji) \(label)", hex: colour) + dim(" — \(message["summary"]?.displayText ?? "")"))
         if case .array(let pollutants)? = message["pollutants"] {
             for pollutant in pollutants {
-                let symbol = (pollutant["symbol"]?.stringValue ?? "").padding(toLength: 6, withPad: " ", startingAt: 0)
+                let symbol = (pollutant["symbol"]?.displayText ?? "").padding(toLength: 6, withPad: " ", startingAt: 0)
                 let value = pollutant["value"]?.numberValue.map { String(format: "%7.1f µg/m³", $0) } ?? "      — µg/m³"
-                let status = pollutant["status"]?.stringValue ?? "no value"
+                let status = pollutant["status"]?.displayText ?? "no value"
                 lines.append("  \(symbol)\(value)  \(statusWord(status))")
             }
         }
@@ -52,11 +52,11 @@ struct Dashboard {
     func pollen(_ message: JSONValue?) -> [String] {
         guard let message else { return ["Pollen: no data yet"] }
         var lines = ["Pollen " + stateText(message)]
-        if let provider = message["provider"]?.stringValue { lines[0] += dim(" · \(provider)") }
+        if let provider = message["provider"]?.displayText { lines[0] += dim(" · \(provider)") }
         if case .array(let entries)? = message["entries"] {
             for entry in entries {
-                let name = (entry["name"]?.stringValue ?? "").padding(toLength: 10, withPad: " ", startingAt: 0)
-                var text = "  \(name)\(entry["level_name"]?.stringValue ?? "—")"
+                let name = (entry["name"]?.displayText ?? "").padding(toLength: 10, withPad: " ", startingAt: 0)
+                var text = "  \(name)\(entry["level_name"]?.displayText ?? "—")"
                 if let grains = entry["grains"]?.numberValue { text += dim(String(format: " (%.1f grains/m³)", grains)) }
                 lines.append(text)
             }
@@ -72,18 +72,22 @@ struct Dashboard {
         let low = values.min() ?? 0
         let high = values.max() ?? 0
         let bars = Array("▁▂▃▄▅▆▇█")
-        if let month = message["month"]?.numberValue, let day = message["day"]?.numberValue {
-            lines.append("  Maximum temperature on \(Self.monthNames[max(0, min(11, Int(month) - 1))]) \(Int(day)):")
+        if let month = message["month"]?.numberValue.flatMap({ Int(exactly: $0) }), (1...12).contains(month),
+            let day = message["day"]?.numberValue.flatMap({ Int(exactly: $0) }), (1...31).contains(day)
+        {
+            lines.append("  Maximum temperature on \(Self.monthNames[month - 1]) \(day):")
         }
         for point in points {
             guard let year = point["year"]?.numberValue, let celsius = point["max_c"]?.numberValue else { continue }
-            let level = high > low ? Int(((celsius - low) / (high - low) * 7).rounded()) : 3
-            let temperature = Temperature(celsius: celsius).formatted(unit)
-            lines.append("  \(Int(year))  \(String(repeating: bars[level], count: 1 + level))  \(temperature)")
+            let share = (celsius - low) / (high - low) * 7
+            let level = high > low && share.isFinite ? min(7, max(0, Int(exactly: share.rounded()) ?? 3)) : 3
+            let temperature = TerminalText.temperature(celsius, unit)
+            lines.append("  \(TerminalText.whole(year))  \(String(repeating: bars[level], count: 1 + level))  \(temperature)")
         }
         if let change = message["change_c"]?.numberValue, let first = points.first?["year"]?.numberValue {
-            let text = Temperature(celsius: change).formattedChange(since: Temperature(celsius: 0), in: unit)
-            lines.append("  Change since \(Int(first)): \(text)")
+            let text = change.isFinite && abs(change) <= TerminalText.maximumTemperature
+                ? Temperature(celsius: change).formattedChange(since: Temperature(celsius: 0), in: unit) : "?"
+            lines.append("  Change since \(TerminalText.whole(first)): \(text)")
         }
         return lines
     }
@@ -93,16 +97,16 @@ struct Dashboard {
 
     /// "(fresh, 4 min old)", "(stale, 2 h old: transport: …)", "(unavailable: …)".
     func stateText(_ message: JSONValue) -> String {
-        let state = message["state"]?.stringValue ?? "?"
+        let state = message["state"]?.displayText ?? "?"
         var parts = [state]
         if let age = age(of: message) { parts[0] += ", \(age) old" }
-        if let reason = message["reason"]?.stringValue { parts.append(reason) }
+        if let reason = message["reason"]?.displayText { parts.append(reason) }
         return dim("(" + parts.joined(separator: ": ") + ")")
     }
 
     /// The age from `fetched`, counted now rather than when the daemon sent it.
     func age(of message: JSONValue) -> String? {
-        guard let fetched = message["fetched"]?.stringValue, let time = Self.parse(fetched) else { return nil }
+        guard let fetched = message["fetched"]?.displayText, let time = Self.parse(fetched) else { return nil }
         let seconds = max(0, now - time)
         if seconds < 90 { return "\(Int(seconds)) s" }
         if seconds < 5_400 { return "\(Int((seconds / 60).rounded())) min" }

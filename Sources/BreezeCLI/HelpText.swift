@@ -4,6 +4,8 @@ enum HelpText {
           --socket <path>         breezed's socket (default: $BREEZE_SOCKET, else /run/breezed/breezed.sock)
           --json                  Print the daemon's JSON objects, one per line.
           --units <c|f>           Temperature unit (default: f where the locale is en_US, else c).
+          --timeout <seconds>     How long to wait for breezed to answer (default: 10; watch waits this long
+                                  for its first answer, then for updates as long as it takes).
           --version               Show the version.
           -h, --help              Show help information.
         """
@@ -15,7 +17,7 @@ enum HelpText {
         return """
             OVERVIEW: Query and control breezed, the Breeze location daemon.
 
-            USAGE: breezectl [--socket <path>] [--json] [--units <c|f>] <subcommand>
+            USAGE: breezectl [--socket <path>] [--json] [--units <c|f>] [--timeout <seconds>] <subcommand>
 
             OPTIONS:
             \(globalOptions)

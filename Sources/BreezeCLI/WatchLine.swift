@@ -7,12 +7,12 @@ enum WatchLine {
         let time = timestamp()
         switch className {
         case "LOCATION":
-            return "\(time) LOCATION \(message["name"]?.stringValue ?? "?") (\(message["source"]?.stringValue ?? "?"))"
+            return "\(time) LOCATION \(message["name"]?.displayText ?? "?") (\(message["source"]?.displayText ?? "?"))"
         case "PERMISSION":
-            return "\(time) PERMISSION \(message["state"]?.stringValue ?? "?"): \(message["message"]?.stringValue ?? "")"
+            return "\(time) PERMISSION \(message["state"]?.displayText ?? "?"): \(message["message"]?.displayText ?? "")"
         case "AIR":
             if let aqi = message["us_aqi"]?.numberValue {
-                return "\(time) AIR AQI \(Int(aqi)) \(message["label"]?.stringValue ?? "") \(dashboard.stateText(message))"
+                return "\(time) AIR AQI \(TerminalText.whole(aqi)) \(message["label"]?.displayText ?? "") \(dashboard.stateText(message))"
             }
             return "\(time) AIR \(dashboard.stateText(message))"
         default:
@@ -31,8 +31,8 @@ enum WatchLine {
         var fields: [String: String] = [:]
         func text(_ value: JSONValue?) -> String? {
             switch value {
-            case .string(let text)?: text
-            case .number(let number)?: number == number.rounded() ? String(Int(number)) : String(number)
+            case .string(let text)?: TerminalText.escaped(text)
+            case .number(let number)?: Int(exactly: number).map(String.init) ?? String(number)
             case .bool(let flag)?: String(flag)
             default: nil
             }

@@ -7,17 +7,32 @@ public struct ConfigurationFile: Sendable {
         public var line: Int
     }
 
+    /// The largest configuration file read.
+    public static let maximumSize = 1 << 20
+
     public let name: String
     /// Section → key → entry; keys before any section fall in "".
     public private(set) var sections: [String: [String: Entry]] = [:]
 
-    /// Parses `text`; a line that is neither a section, a `key=value` nor a comment is an error naming it.
+    /// Parses `text`; a line that is neither a section, a `key=value` nor a comment is an error naming it, and so
+    /// is a control character (a NUL would cut a path short). Lines end in LF or CR LF (files edited on Windows),
+    /// and a UTF-8 byte order mark at the start is skipped. Total: any text gives a file or a `ConfigurationError`.
     public init(text: String, name: String) throws(ConfigurationError) {
         self.name = name
         var section = ""
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var body = Substring(text)
+        if body.unicodeScalars.first == "\u{FEFF}" { body = Substring(body.unicodeScalars.dropFirst()) }
+        // "\r\n" is one Character in Swift, so lines are split on Unicode scalars.
+        let lines = body.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        for (offset, scalars) in lines.enumerated() {
             let number = offset + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            var raw = String.UnicodeScalarView(scalars)
+            if raw.last == "\r" { raw.removeLast() }
+            if let control = raw.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+                throw ConfigurationError(
+                    file: name, line: number, "a control character (U+\(String(format: "%04X", control.value))) in the line")
+            }
+            let line = String(raw).trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {

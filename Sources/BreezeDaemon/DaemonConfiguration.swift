@@ -2,6 +2,10 @@ public import BreezeGPSD
 public import BreezeWeb
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Everything `breezed` can be told: defaults, then `/etc/breezed/breezed.conf`, then command-line flags.
 public struct DaemonConfiguration: Sendable, Equatable {
     public static let defaultPath = "/etc/breezed/breezed.conf"
@@ -39,6 +43,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The group whose members may change state; nil: the daemon's own group (unless it is root's), with root and
     /// the daemon's own user.
     public var socketGroup: String?
+    /// `socketGroup` resolved when the configuration is read, so that a group that does not exist stops the start.
+    public var socketGroupID: UInt32?
     /// Round coordinates to two decimals for peers outside the group.
     public var roundCoordinatesForOthers = true
     public var maximumClients = 1_024
@@ -97,7 +103,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case ("data", "climate_refresh"): climateRefresh = try Self.duration(value)
         case ("data", "requests_per_hour"): requestsPerHour = try Self.integer(value, in: 1...4_000)
         case ("socket", "path"): socketPath = try Self.path(value)
-        case ("socket", "group"): socketGroup = value.isEmpty ? nil : value
+        case ("socket", "group"):
+            socketGroup = value.isEmpty ? nil : value
+            socketGroupID = value.isEmpty ? nil : try Self.groupID(value)
         case ("socket", "round_coordinates"): roundCoordinatesForOthers = try Self.bool(value)
         case ("socket", "max_clients"): maximumClients = try Self.integer(value, in: 1...65_536)
         case ("daemon", "state_dir"): stateDirectory = try Self.path(value)
@@ -160,6 +168,32 @@ public struct DaemonConfiguration: Sendable, Equatable {
         }
         return number * scale
     }
+
+    /// The group named `value` (or a numeric group id), looked up now so that a group that does not exist stops
+    /// the start rather than leaving the socket to the daemon's own group. Wraps `getgrnam_r`.
+    static func groupID(_ value: String) throws(ValueError) -> UInt32 {
+        if let id = UInt32(value) {
+            // (gid_t)-1 means "leave the group unchanged" to chown.
+            guard id != UInt32.max else { throw ValueError("expected a group name or id below \(UInt32.max), found \(id)") }
+            return id
+        }
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var size = 4_096
+        while true {
+            var buffer = [CChar](repeating: 0, count: size)
+            let status = getgrnam_r(value, &entry, &buffer, size, &result)
+            if status == ERANGE && size < Self.maximumGroupEntrySize {
+                size *= 4
+                continue
+            }
+            guard status == 0, result != nil else { throw ValueError("no group named \(value)") }
+            return entry.gr_gid
+        }
+    }
+
+    /// The largest group entry (its member list) `groupID` makes room for.
+    static let maximumGroupEntrySize = 1 << 20
 
     static func url(_ value: String) throws(ValueError) -> URL {
         guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),

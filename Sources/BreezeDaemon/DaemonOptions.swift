@@ -1,6 +1,11 @@
 import BreezeGPSD
+import BreezeSystem
 import BreezeWeb
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `breezed`'s command line: which configuration file, and the flags that override it.
 public struct DaemonOptions: Sendable {
@@ -48,8 +53,11 @@ public struct DaemonOptions: Sendable {
         options.arguments = arguments
         var remaining = arguments[...]
         func value(_ flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--"), !value.isEmpty else {
                 throw UsageError("\(flag) needs a value")
+            }
+            guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw UsageError("\(flag) has a control character in its value")
             }
             return value
         }
@@ -108,13 +116,21 @@ public struct DaemonOptions: Sendable {
     public func configuration() throws(ConfigurationError) -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
         let path = configPath ?? DaemonConfiguration.defaultPath
-        if let data = FileManager.default.contents(atPath: path) {
-            guard let text = String(data: data, encoding: .utf8) else {
+        let bytes: [UInt8]?
+        do throws(SystemCallError) {
+            bytes = try AtomicFile.read(path, limit: ConfigurationFile.maximumSize)
+        } catch where error.errno == EFBIG {
+            throw ConfigurationError(file: path, line: nil, "larger than \(ConfigurationFile.maximumSize) bytes")
+        } catch {
+            throw ConfigurationError(file: path, line: nil, "cannot read the file: \(error)")
+        }
+        if let bytes {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw ConfigurationError(file: path, line: nil, "not UTF-8 text")
             }
             try configuration.apply(try ConfigurationFile(text: text, name: path))
         } else if configPath != nil {
-            throw ConfigurationError(file: path, line: nil, "cannot read the file")
+            throw ConfigurationError(file: path, line: nil, "cannot read the file: it does not exist")
         }
         for override in overrides { override(&configuration) }
         return configuration

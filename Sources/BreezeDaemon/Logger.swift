@@ -37,6 +37,9 @@ public struct Logger: Sendable {
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// The longest field value written, in Unicode scalars.
+    public static let maximumFieldLength = 512
+
     public var level: Level
 
     public init(level: Level = .info) {
@@ -49,17 +52,48 @@ public struct Logger: Sendable {
     public func info(_ event: String, _ fields: KeyValuePairs<String, Any> = [:]) { log(.info, event, fields) }
     public func debug(_ event: String, _ fields: KeyValuePairs<String, Any> = [:]) { log(.debug, event, fields) }
 
-    /// Writes `<priority>event key=value …`, quoting values with spaces; one `write` per line.
+    /// Writes `Logger.line(…)` for this call; one `write` per line.
     public func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, Any>) {
         guard level <= self.level else { return }
-        var line = "<\(level.rawValue)>\(event)"
-        for (key, value) in fields {
-            let text = String(describing: value).replacingOccurrences(of: "\n", with: " ")
-            let quoted = text.isEmpty || text.contains(" ") || text.contains("=") || text.contains("\"")
-            line += " \(key)=" + (quoted ? "\"\(text.replacingOccurrences(of: "\"", with: "\\\""))\"" : text)
-        }
-        line += "\n"
-        let bytes = Array(line.utf8)
+        let bytes = Array(Self.line(level, event, fields).utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// `<priority>event key=value …` and a newline: always exactly one line, whatever the fields hold, because
+    /// journald starts a new entry (with any `<N>` prefix it finds) at each newline. Control characters are shown
+    /// as escapes (`\n`, `\x1b`), a value longer than `maximumFieldLength` is cut, and values with spaces, `=` or
+    /// quotes are quoted.
+    public static func line(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, Any>) -> String {
+        var line = "<\(level.rawValue)>" + escaped(event)
+        for (key, value) in fields {
+            let text = escaped(String(describing: value))
+            let quoted = text.isEmpty || text.contains(" ") || text.contains("=") || text.contains("\"")
+            line += " \(escaped(key))=" + (quoted ? "\"\(text.replacingOccurrences(of: "\"", with: "\\\""))\"" : text)
+        }
+        return line + "\n"
+    }
+
+    /// `text` cut to `maximumFieldLength` scalars, with C0 and C1 controls, DEL, the Unicode line and paragraph
+    /// separators and backslashes escaped, so that what came from outside can neither end the line nor drive the
+    /// terminal that shows the log.
+    static func escaped(_ text: String) -> String {
+        var output = ""
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count == maximumFieldLength {
+                output += "…"
+                break
+            }
+            switch scalar {
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\\": output += "\\\\"
+            case "\u{2028}", "\u{2029}": output += "\\u\(String(scalar.value, radix: 16))"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                output += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
     }
 }

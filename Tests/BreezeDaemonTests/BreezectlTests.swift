@@ -2,6 +2,10 @@ import BreezeTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// breezectl's help against stored text, and its exit codes.
 @Suite(.enabled(if: BreezedProcess.isAvailable, "needs the release build (scripts/test builds it)"))
 struct BreezectlTests {
@@ -49,22 +53,43 @@ struct BreezectlTests {
 
     @Test func watchPrintsFormattedLinesAndWaybarJSON() async throws {
         let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
-        let format = try await watchLines(daemon, ["watch", "--format", "{city} ({country_code}) {state}"], count: 1)
+        let format = try await watchLines(daemon, ["watch", "--format", "{city} ({country_code}) {state}"]) {
+            $0.hasPrefix("Bern (CH)")
+        }
         #expect(format.contains { $0.hasPrefix("Bern (CH)") }, "\(format)")
-        let waybar = try await watchLines(daemon, ["watch", "--waybar"], count: 1)
+        let waybar = try await watchLines(daemon, ["watch", "--waybar"]) { $0.contains("Bern") }
         let first = try #require(waybar.last)
         let object = try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]
         #expect(object?["text"] != nil && object?["tooltip"] != nil && object?["class"] != nil, "\(first)")
         await daemon.stop()
     }
 
-    /// Runs `breezectl watch …` until it has printed `count` lines that mention the place, then stops it.
-    private func watchLines(_ daemon: BreezedProcess, _ arguments: [String], count: Int) async throws -> [String] {
+    /// Runs `breezectl watch …` until it prints a line that `done` accepts (at most 20 s), then stops it.
+    private func watchLines(
+        _ daemon: BreezedProcess, _ arguments: [String], until done: @escaping @Sendable (String) -> Bool
+    ) async throws -> [String] {
         let output = Pipe()
         let process = try await ChildProcess.launch(BreezedProcess.breezectl, ["--socket", daemon.socket] + arguments, output: output)
-        try await Task.sleep(for: .milliseconds(700))
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        let lines = await onDedicatedThread { Self.readLines(descriptor, until: done, within: .seconds(20)) }
         process.terminate()
-        let data = await onDedicatedThread { output.fileHandleForReading.readDataToEndOfFile() }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return lines
+    }
+
+    /// The lines read from `descriptor` until one satisfies `done`, the writer closes, or `limit` passes.
+    private static func readLines(_ descriptor: Int32, until done: (String) -> Bool, within limit: Duration) -> [String] {
+        let deadline = ContinuousClock.now + limit
+        var text = ""
+        while !text.split(separator: "\n").contains(where: { done(String($0)) }) {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { break }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, Int32(clamping: remaining.components.seconds * 1_000 + 1)) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { break }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+        return text.split(separator: "\n").map(String.init)
     }
 }

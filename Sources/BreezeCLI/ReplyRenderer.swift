@@ -1,0 +1,107 @@
+import BreezeProtocol
+import Foundation
+
+/// The text breezectl prints for the daemon's objects, for one subcommand: no I/O, so that any reply can be
+/// rendered in a test or a fuzz target.
+struct ReplyRenderer {
+    var subcommand: Subcommand
+    var json: Bool
+    var dashboard: Dashboard
+    var format: String?
+    var waybar: Bool
+
+    static func withoutID(_ object: JSONValue) -> JSONValue {
+        guard case .object(let members) = object else { return object }
+        return .object(members.filter { $0.0 != "id" })
+    }
+
+    func jsonLine(_ object: JSONValue) -> String {
+        Self.withoutID(object).encoded() + "\n"
+    }
+
+    /// The reply to a request/reply subcommand (search, popular, lookup, select, here, saved, location, refresh).
+    func reply(_ message: JSONValue) -> String {
+        switch subcommand {
+        case .search, .popular, .saved: return places(message)
+        case .lookup:
+            if json { return jsonLine(message) }
+            let distance = message["distance_m"]?.numberValue.map { String(format: " (%.1f km away)", $0 / 1000) } ?? ""
+            return "\(message["name"]?.displayText ?? "?")\(distance)\n"
+        case .select, .here:
+            if json { return jsonLine(message) }
+            return dashboard.location(message, permission: nil).joined(separator: "\n") + "\n"
+        case .location:
+            if json { return jsonLine(message) }
+            return dashboard.location(nil, permission: message).dropFirst()
+                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
+        case .refresh:
+            return json ? jsonLine(.object([("class", .string("OK"))])) : "Fetching the data now.\n"
+        case .status, .where, .air, .pollen, .climate:
+            var snapshot: [String: JSONValue] = [:]
+            if let className = message["class"]?.displayText { snapshot[className] = Self.withoutID(message) }
+            return self.snapshot(snapshot)
+        case .watch:
+            var latest: [String: JSONValue] = [:]
+            return update(message, latest: &latest) ?? ""
+        }
+    }
+
+    /// status, where, air, pollen, climate: the objects of a snapshot, by class.
+    func snapshot(_ snapshot: [String: JSONValue]) -> String {
+        switch subcommand {
+        case .where:
+            guard let location = snapshot["LOCATION"] else {
+                if json { return jsonLine(snapshot["PERMISSION"] ?? .object([("class", .string("LOCATION")), ("name", .null)])) }
+                return dashboard.location(nil, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n"
+            }
+            if json { return jsonLine(location) }
+            return dashboard.location(location, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n"
+        case .air, .pollen, .climate:
+            let className = subcommand.rawValue.uppercased()
+            if json { return jsonLine(snapshot[className] ?? .object([("class", .string(className)), ("state", .string("loading"))])) }
+            let lines = switch subcommand {
+            case .air: dashboard.air(snapshot["AIR"])
+            case .pollen: dashboard.pollen(snapshot["POLLEN"])
+            default: dashboard.climate(snapshot["CLIMATE"])
+            }
+            return lines.joined(separator: "\n") + "\n"
+        default:
+            if json {
+                return ["PERMISSION", "LOCATION", "AIR", "POLLEN", "CLIMATE"].compactMap { snapshot[$0].map(jsonLine) }.joined()
+            }
+            let sections = [
+                dashboard.location(snapshot["LOCATION"], permission: snapshot["PERMISSION"]),
+                dashboard.air(snapshot["AIR"]), dashboard.pollen(snapshot["POLLEN"]), dashboard.climate(snapshot["CLIMATE"]),
+            ]
+            return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
+        }
+    }
+
+    func places(_ reply: JSONValue) -> String {
+        if json {
+            guard case .array(let places)? = reply["places"] else { return "" }
+            return places.map(jsonLine).joined()
+        }
+        guard case .array(let places)? = reply["places"], !places.isEmpty else { return "No cities.\n" }
+        var text = ""
+        for place in places {
+            let id = place["geoname_id"]?.numberValue.map(TerminalText.whole) ?? ""
+            var name = place["city"]?.displayText ?? "?"
+            if let admin = place["admin1"]?.displayText, !admin.isEmpty, admin != name { name += ", \(admin)" }
+            name += ", " + (place["country"]?.displayText ?? "")
+            text += id.padding(toLength: 10, withPad: " ", startingAt: 0) + name + "\n"
+        }
+        return text
+    }
+
+    /// `watch`: the line for one update (nil for the objects it does not print), keeping the newest of each class.
+    func update(_ message: JSONValue, latest: inout [String: JSONValue]) -> String? {
+        guard let className = message["class"]?.displayText else { return nil }
+        if className == "VERSION" || className == "WATCH" || className == "ERROR" { return nil }
+        latest[className] = message
+        if json { return jsonLine(message) }
+        if waybar { return WatchLine.waybar(latest) + "\n" }
+        if let format { return WatchLine.format(format, latest) + "\n" }
+        return WatchLine.text(className, message, dashboard) + "\n"
+    }
+}

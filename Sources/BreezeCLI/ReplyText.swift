@@ -1,0 +1,25 @@
+import BreezeCore
+import BreezeProtocol
+
+/// One line from breezed rendered as breezectl prints it for a subcommand, with no I/O: the entry point for tests
+/// and the fuzz target of breezectl's reply handling.
+public enum ReplyText {
+    /// Renders `line` (one line's bytes, without its newline) as `command` (status, where, air, search, watch, …)
+    /// prints it; an `ERROR` object or a line that is not a JSON object renders as the message breezectl gives.
+    public static func render(
+        _ line: [UInt8], command: String, json: Bool = false, format: String? = nil, waybar: Bool = false
+    ) -> String {
+        let renderer = ReplyRenderer(
+            subcommand: Subcommand(rawValue: command) ?? .status, json: json,
+            dashboard: Dashboard(unit: .celsius, color: false), format: format, waybar: waybar)
+        guard let text = String(validating: line, as: UTF8.self) else { return "breezed sent a line that is not UTF-8 text\n" }
+        let message: JSONValue
+        do throws(ProtocolError) {
+            message = try JSONValue.parse(text)
+        } catch {
+            return "breezed sent a line that is not JSON: \(error.message)\n"
+        }
+        if message["class"]?.stringValue == "ERROR" { return CLIError(daemonError: message).message + "\n" }
+        return renderer.reply(message)
+    }
+}

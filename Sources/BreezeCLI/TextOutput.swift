@@ -1,0 +1,18 @@
+import Foundation
+
+/// Where breezectl writes: the process's standard output and error, or, in tests, anything that takes text.
+public struct TextOutput: Sendable {
+    public var standard: @Sendable (String) -> Void
+    public var error: @Sendable (String) -> Void
+
+    public init(standard: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+        self.standard = standard
+        self.error = error
+    }
+
+    public static let process = TextOutput(
+        standard: { FileHandle.standardOutput.write(Data($0.utf8)) },
+        error: { FileHandle.standardError.write(Data($0.utf8)) })
+
+    func write(_ text: String) { standard(text) }
+}
