@@ -89,12 +89,12 @@ let package = Package(
 
         // Fuzzing: every input boundary as a function of bytes; `scripts/fuzz` runs them under libFuzzer.
         .target(
-            name: "BreezeFuzz", dependencies: ["BreezeDaemon", "BreezeProtocol"],
+            name: "BreezeFuzz", dependencies: ["BreezeDaemon", "BreezeProtocol", "BreezeGPSD", "BreezeGeoClue", "BreezeCLI", "BreezeCore"],
             path: "fuzz/BreezeFuzz"),
         .executableTarget(name: "breeze-fuzz", dependencies: ["BreezeFuzz"], path: "fuzz/breeze-fuzz"),
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
-        .testTarget(name: "BreezeFuzzTests", dependencies: ["BreezeFuzz"]),
+        .testTarget(name: "BreezeFuzzTests", dependencies: ["BreezeFuzz", "BreezeTestSupport"]),
         .testTarget(name: "BreezeDaemonUnitTests", dependencies: ["BreezeDaemon", "BreezeCore"]),
         .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol"]),
         .testTarget(

@@ -58,6 +58,9 @@ extension Daemon {
             case "add":
                 let place = try resolve(request)
                 if !state.saved.contains(where: { $0.id == place.id }) {
+                    guard state.saved.count < UserState.maximumSavedCities else {
+                        throw ProtocolError(.badArgument, "at most \(UserState.maximumSavedCities) saved cities; remove one first")
+                    }
                     try change { $0.saved.append(place) }
                 }
             case "remove":
@@ -95,11 +98,14 @@ extension Daemon {
         var changed = state
         edit(&changed)
         guard changed != state else { return }
-        do {
+        do throws(StateFileError) {
             try store.save(changed)
-        } catch {
+        } catch where error.code == .system {
             logger.error("state.write_failed", ["path": store.path, "error": error])
             throw ProtocolError(.internal, "could not save the change")
+        } catch {
+            // A value the state file cannot hold (a name too long, a place out of range): the request's fault.
+            throw ProtocolError(.badArgument, error.message)
         }
         state = changed
     }

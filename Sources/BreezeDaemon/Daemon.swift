@@ -127,7 +127,7 @@ public actor Daemon {
             } else {
                 let folder = (configuration.socketPath as NSString).deletingLastPathComponent
                 try? AtomicFile.makeFolder(folder)
-                listener = try UnixListener(path: configuration.socketPath, group: Self.groupID(configuration.socketGroup))
+                listener = try UnixListener(path: configuration.socketPath, group: configuration.socketGroupID)
                 logger.info("socket.listening", ["path": configuration.socketPath])
             }
         } catch {
@@ -139,7 +139,7 @@ public actor Daemon {
         serverConfiguration.maximumClients = configuration.maximumClients
         // Without a configured group, the daemon's own group is trusted ("breeze" under the unit), unless that is root's.
         serverConfiguration.trust = TrustPolicy(
-            groupID: Self.groupID(configuration.socketGroup) ?? (getgid() != 0 ? getgid() : nil))
+            groupID: configuration.socketGroupID ?? (getgid() != 0 ? getgid() : nil))
         let server = SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
             await self.handle(request, from: peer)
         }
@@ -159,6 +159,11 @@ public actor Daemon {
         let locationTask = Task { await location.run() }
         let eventsTask = Task { [self] in
             for await event in location.events { self.locationEvent(event) }
+        }
+        let noticesTask = Task { [location, logger] in
+            for await notice in location.notices {
+                logger.warning("location.rejected", ["source": notice.source.rawValue, "reason": notice.message])
+            }
         }
         let watchdogTask = Task { [systemd] in
             guard let interval = systemd.watchdogInterval else { return }
@@ -181,6 +186,7 @@ public actor Daemon {
         server.stop()
         locationTask.cancel()
         eventsTask.cancel()
+        noticesTask.cancel()
         watchdogTask.cancel()
         await locationTask.value
         saveState()
@@ -425,12 +431,6 @@ public actor Daemon {
         return key
     }
 
-    static func groupID(_ name: String?) -> UInt32? {
-        guard let name else { return nil }
-        if let id = UInt32(name) { return id }
-        guard let group = getgrnam(name) else { return nil }
-        return group.pointee.gr_gid
-    }
 }
 
 /// Why the daemon could not start.

@@ -1,4 +1,7 @@
+import BreezeCLI
 import BreezeDaemon
+import BreezeGPSD
+import BreezeGeoClue
 import BreezeProtocol
 import Dispatch
 import Foundation
@@ -12,12 +15,24 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case `protocol`
     /// breezed.conf: the INI parser and every setting's value.
     case config
+    /// state.json: the state file reader and its validation (and the writer, for what the reader accepts).
+    case state
+    /// Bytes from gpsd: its line framing, the strict report parser and the fix filter, one line after another.
+    case gpsd
+    /// Values from the bus: a GeoClue Location object's properties, and the value accessors.
+    case dbus
+    /// Lines from breezed, as breezectl renders them for each command.
+    case breezectl
 
     /// Feeds one input. `root` is the repository (for the places index).
     public func run(_ bytes: UnsafeRawBufferPointer, root: String) {
         switch self {
         case .protocol: ProtocolFuzzing.shared(root: root).feed(Array(bytes))
         case .config: ConfigFuzzing.feed(Array(bytes))
+        case .state: StateFuzzing.feed(Array(bytes))
+        case .gpsd: GPSDFuzzing.feed(Array(bytes))
+        case .dbus: DBusFuzzing.feed(Array(bytes))
+        case .breezectl: ReplyFuzzing.feed(Array(bytes))
         }
     }
 
