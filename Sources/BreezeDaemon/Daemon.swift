@@ -135,8 +135,13 @@ public actor Daemon {
         // Without a configured group, the daemon's own group is trusted ("breeze" under the unit), unless that is root's.
         serverConfiguration.trust = TrustPolicy(
             groupID: Self.groupID(configuration.socketGroup) ?? (getgid() != 0 ? getgid() : nil))
-        server = SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
-            await self.handle(request, from: peer)
+        do {
+            server = try SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
+                await self.handle(request, from: peer)
+            }
+        } catch {
+            logger.error("socket.failed", ["path": configuration.socketPath, "error": error])
+            return 1
         }
         server.start()
         publisher.attach(server) { [self] update in
