@@ -63,11 +63,14 @@ public struct PeerCredentials: Hashable, Sendable {
     }
 
     /// The numbers of the `Groups:` line of a /proc status text; nil without one or with anything but numbers.
-    static func parseGroupsLine(_ status: String) -> [UInt32]? {
+    public static func parseGroupsLine(_ status: String) -> [UInt32]? {
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") }) else { return nil }
         var groups: [UInt32] = []
         for field in line.dropFirst("Groups:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-            guard let group = UInt32(field), groups.count < maximumGroups else { return nil }
+            // Digits only: UInt32(_:) would also take a sign, which /proc never writes.
+            guard field.allSatisfy(\.isASCII), field.allSatisfy(\.isNumber), let group = UInt32(field),
+                groups.count < maximumGroups
+            else { return nil }
             groups.append(group)
         }
         return groups

@@ -47,7 +47,7 @@ public final class SocketServer: Sendable {
         public var maximumRefused = 64
         /// Seconds a refused connection is kept for its client to read the refusal, if it does not close first.
         public var refusedLinger = 2.0
-        /// Bytes a leaving client must have held for the server to hand freed heap back to the system.
+        /// Bytes held by clients that left after which the server hands freed heap back to the system.
         public var trimThreshold = 1 << 20
         public var trust = TrustPolicy()
         /// Classes in the order a snapshot lists them.
@@ -171,6 +171,8 @@ public final class SocketServer: Sendable {
         /// The clients with a line begun and not ended: watched for `partialLineTimeout`.
         var midLine: Set<Int32> = []
         var refused: [Refused] = []
+        /// Bytes held by clients removed since the heap was last trimmed.
+        var freedSinceTrim = 0
         var nextID = 1
         /// The newest object of each class: (precise, for trusted peers; as others see it).
         var latest: [String: (trusted: [UInt8], others: [UInt8])] = [:]
@@ -704,18 +706,21 @@ public final class SocketServer: Sendable {
 
     /// Forgets a client: cancels its handlers, frees its queues, closes its descriptor. Socket thread only.
     private func remove(_ fd: Int32) {
-        let removed = state.withLock { state -> Client? in
+        let (removed, trim) = state.withLock { state -> (Client?, Bool) in
             state.pending.remove(fd)
             state.blocked.remove(fd)
             state.midLine.remove(fd)
-            return state.clients.removeValue(for: fd)
+            guard let removed = state.clients.removeValue(for: fd) else { return (nil, false) }
+            state.freedSinceTrim += removed.heldBytes
+            guard state.freedSinceTrim >= configuration.trimThreshold else { return (removed, false) }
+            state.freedSinceTrim = 0
+            return (removed, true)
         }
         guard let removed else { return }
         for task in removed.tasks.values { task.cancel() }
-        let large = removed.heldBytes >= configuration.trimThreshold
         close(fd)
-        // glibc keeps freed memory for reuse; after a client that held much, it goes back to the system.
-        if large { _ = malloc_trim(0) }
+        // glibc keeps freed memory for reuse; once clients that held much have gone, it goes back to the system.
+        if trim { _ = malloc_trim(0) }
     }
 
     /// Sends what each client still has waiting (as far as its socket takes it without waiting), then the goodbye

@@ -46,3 +46,14 @@ import Glibc
         #expect(seen.all.first?.trusted == true)
     }
 }
+
+@Suite struct ProcGroupsLineTests {
+    @Test(arguments: [
+        ("Name:\tpython3\nGroups:\t4242 4343 \nNgid:\t0\n", [4_242, 4_343] as [UInt32]?),
+        ("Groups:\t\n", []), ("Name:\tx\n", nil), ("Groups:\t12 -1\n", nil), ("Groups:\t99999999999\n", nil),
+        ("Groups:\t+5\n", nil),
+    ] as [(String, [UInt32]?)])
+    func readsOnlyNumbersFromTheGroupsLine(status: String, groups: [UInt32]?) {
+        #expect(PeerCredentials.parseGroupsLine(status) == groups)
+    }
+}

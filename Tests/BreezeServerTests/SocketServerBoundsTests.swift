@@ -183,4 +183,71 @@ final class Gate: Sendable {
         #expect(await refused.nextLine(timeout: 10) == nil)
         #expect(refused.closedByServer)
     }
+
+    @Test func refusedConnectionsKeptAreBoundedAndTheOldestGoesFirst() async throws {
+        let live = try LiveServer {
+            $0.maximumClients = 1
+            $0.maximumRefused = 1
+            $0.refusedLinger = 600
+        }
+        let served = try #require(live.client())
+        _ = await served.next()
+        let first = try #require(live.client())
+        #expect(await first.next()?["code"] == .string("too-many-clients"))
+        #expect(Self.canSend(first), "kept open while it is the only one refused")
+        let second = try #require(live.client())
+        #expect(await second.next()?["code"] == .string("too-many-clients"))
+        #expect(!Self.canSend(first), "closed to make room for the second")
+        #expect(Self.canSend(second))
+    }
+
+    @Test func aRefusedConnectionIsClosedAfterItsLinger() async throws {
+        let live = try LiveServer {
+            $0.maximumClients = 1
+            $0.refusedLinger = 0.2
+        }
+        let served = try #require(live.client())
+        _ = await served.next()
+        let refused = try #require(live.client())
+        #expect(await refused.next()?["code"] == .string("too-many-clients"))
+        let closed = EventRecorder<Bool>()
+        #expect(await closed.wait(timeout: 10) { _ in !Self.canSend(refused) })
+    }
+
+    /// Whether the server still holds the connection open: a send to a closed peer fails with EPIPE.
+    static func canSend(_ client: TestClient) -> Bool {
+        let byte: [UInt8] = [0x0A]
+        return byte.withUnsafeBytes { send(client.fd, $0.baseAddress, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } == 1
+    }
+
+    /// Many clients pipelining requests and reading nothing: the memory they cost while held back, and after they
+    /// leave. Prints the numbers; the bound is loose (the test process also holds the clients' side).
+    @Test func memoryStaysBoundedUnderPipeliningClientsAndComesBackWhenTheyLeave() async throws {
+        let gate = Gate()
+        let reply = JSONValue.object([("class", .string("PLACES")), ("pad", .string(String(repeating: "p", count: 2_000)))])
+        let live = try LiveServer(configure: { $0.maximumClients = 400 }, handler: { _, _ in
+            await gate.wait()
+            return [reply]
+        })
+        SocketServer.raiseDescriptorLimit(atLeast: 4_096)
+        let before = ProcessMemory.residentBytes()
+        let batch = (1...300).map { "{\"command\":\"search\",\"query\":\"zu\",\"id\":\($0)}\n" }.joined()
+        var clients: [TestClient] = []
+        for _ in 0..<300 {
+            let client = try #require(live.client())
+            client.send(batch)
+            clients.append(client)
+        }
+        let waiting = EventRecorder<Int>()
+        #expect(await waiting.wait(timeout: 30) { _ in live.server.requestsInFlight == 300 * 8 })
+        gate.open()
+        // Each client now gets replies until its socket and its queue are full, and is held back there.
+        #expect(await waiting.wait(timeout: 60) { _ in live.server.requestsInFlight == 0 })
+        let loaded = ProcessMemory.residentBytes()
+        clients = []
+        #expect(await waiting.wait(timeout: 30) { _ in live.server.clientCount == 0 })
+        let after = ProcessMemory.residentBytes()
+        print("server.memory before=\(before >> 20) MB loaded=\(loaded >> 20) MB after=\(after >> 20) MB")
+        #expect(loaded - before < 256 << 20)
+    }
 }
