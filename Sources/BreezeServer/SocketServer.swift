@@ -46,7 +46,7 @@ public final class SocketServer: Sendable {
         /// Refused connections kept open (write side shut) so their clients can read why; past it the oldest goes.
         public var maximumRefused = 64
         /// Seconds a refused connection is kept for its client to read the refusal, if it does not close first.
-        public var refusedLinger = 2.0
+        public var refusedLinger = 5.0
         /// Bytes held by clients that left after which the server hands freed heap back to the system.
         public var trimThreshold = 1 << 20
         public var trust = TrustPolicy()

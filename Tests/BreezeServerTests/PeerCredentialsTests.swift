@@ -38,8 +38,10 @@ import Glibc
             "/usr/bin/setpriv",
             ["--reuid=nobody", "--regid=nogroup", "--groups=4242,4343", "/usr/bin/python3", "-c", script, live.path],
             output: output)
+        // Waited for without blocking: the request's handler runs on the cooperative pool.
+        let exited = EventRecorder<Bool>()
+        #expect(await exited.wait(timeout: 30) { _ in !process.isRunning })
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
         let reply = try JSONValue.parse(text.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(reply["source"] == .string("manual"), "\(text)")
         #expect(Set(seen.all.first?.credentials?.groups ?? []) == [4_242, 4_343])

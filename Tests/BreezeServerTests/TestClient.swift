@@ -59,6 +59,18 @@ final class TestClient {
         }
     }
 
+    /// Waits until the socket has something to read (or has closed), up to `timeout` seconds, without holding a
+    /// thread of the cooperative pool (request handlers run there).
+    func waitUntilReadable(timeout: Double = 10) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, 0) > 0 { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
     /// Reads lines until one of `className` comes (returning it) or none within `timeout`.
     func next(class className: String, timeout: Double = 5) async -> JSONValue? {
         let deadline = Date().addingTimeInterval(timeout)
