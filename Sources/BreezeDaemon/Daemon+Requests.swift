@@ -8,6 +8,9 @@ import Foundation
 /// The commands the socket server hands to the daemon: search, select, here, saved, popular, location, refresh,
 /// lookup.
 extension Daemon {
+    /// The most results a `search` answers with (its `limit`).
+    static let maximumSearchResults = 50
+
     func handle(_ request: ProtocolRequest, from peer: SocketServer.Peer) async -> [JSONValue] {
         await handle(request, peerUID: peer.credentials?.uid)
     }
@@ -27,9 +30,8 @@ extension Daemon {
         switch request.command {
         case .search:
             let query = try request.string("query")
-            // Whole numbers outside 1...50 are clamped, as the protocol documents.
-            let limit = try request.integer("limit", default: 10)
-            return try await search(query, limit: max(1, min(limit, 50)))
+            let limit = try request.integer("limit", default: 10, in: 1...Self.maximumSearchResults)
+            return try await search(query, limit: limit)
         case .lookup:
             let latitude = try request.number("latitude")
             let longitude = try request.number("longitude")
@@ -64,7 +66,7 @@ extension Daemon {
                     try change { $0.saved.append(place) }
                 }
             case "remove":
-                let id = try request.integer("city")
+                let id = try request.integer("city", in: 1...UserState.maximumPlaceID)
                 guard state.saved.contains(where: { $0.id == id }) else {
                     throw ProtocolError(.notFound, "no saved city with id \(id)")
                 }
@@ -121,7 +123,7 @@ extension Daemon {
     private func resolve(_ request: ProtocolRequest) throws(ProtocolError) -> Place {
         // "id" is the request's own id (echoed in the reply), so a city's GeoNames id travels as "city".
         if let city = request.body["city"], city != .null {
-            return try place(id: try request.integer("city"))
+            return try place(id: try request.integer("city", in: 1...UserState.maximumPlaceID))
         }
         if case .string(let query)? = request.body["query"] {
             guard query.count >= CitySearch.minimumQueryLength else {

@@ -140,8 +140,14 @@ public actor Daemon {
         // Without a configured group, the daemon's own group is trusted ("breeze" under the unit), unless that is root's.
         serverConfiguration.trust = TrustPolicy(
             groupID: configuration.socketGroupID ?? (getgid() != 0 ? getgid() : nil))
-        let server = SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
-            await self.handle(request, from: peer)
+        let server: SocketServer
+        do {
+            server = try SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
+                await self.handle(request, from: peer)
+            }
+        } catch {
+            logger.error("socket.failed", ["path": configuration.socketPath, "error": error])
+            return 1
         }
         self.server = server
         server.start()
@@ -192,7 +198,8 @@ public actor Daemon {
         saveState()
         // Let the socket thread send its goodbyes before the process ends.
         for _ in 0..<150 where !server.hasStopped { try? await Task.sleep(for: .milliseconds(20)) }
-        if inherited == nil { unlink(configuration.socketPath) }
+        // Only the socket this daemon made: a second daemon refused at start never touches the first one's.
+        listener.removeSocketFile()
         logger.notice("daemon.stopped")
         return 0
     }

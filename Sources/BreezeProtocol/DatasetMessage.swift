@@ -6,7 +6,7 @@ public enum DatasetMessage {
     public static func air(_ state: DatasetState<AirQualityReport>, now: Double) -> JSONValue {
         var members = header(.air, state, now: now)
         if let report = state.report {
-            members.append(("time", .string(Timestamp.iso8601(report.time))))
+            members.append(("time", Timestamp.json(report.time)))
             members.append(("us_aqi", report.usAQI.map { .number($0.rounded()) } ?? .null))
             if let label = report.label {
                 members += [
@@ -75,7 +75,7 @@ public enum DatasetMessage {
         if let reason = state.status.reason { members.append(("reason", .string(reason))) }
         members += [
             ("place", .string(state.place.displayName)), ("place_id", .number(Double(state.place.id))),
-            ("fetched", state.fetchedAt.map { .string(Timestamp.iso8601($0)) } ?? .null),
+            ("fetched", state.fetchedAt.map(Timestamp.json) ?? .null),
             ("age_s", state.age(at: now).map { .number($0.rounded()) } ?? .null),
         ]
         return members

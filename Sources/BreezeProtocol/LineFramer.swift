@@ -22,6 +22,9 @@ public struct LineFramer: Sendable {
     /// Bytes held for a line not yet complete.
     public var pendingCount: Int { buffer.count }
 
+    /// Whether a line has begun and not ended: bytes held, or an overlong line being skipped (which holds none).
+    public var isInsideLine: Bool { !buffer.isEmpty || discarding }
+
     /// Feeds bytes; returns the lines they complete, in order.
     public mutating func push(_ bytes: some Collection<UInt8>) -> [Output] {
         var outputs: [Output] = []

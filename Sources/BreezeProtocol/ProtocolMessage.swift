@@ -37,7 +37,7 @@ public enum ProtocolMessage {
         members += [
             ("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
             ("accuracy", accuracy.map(JSONValue.number) ?? .null), ("source", .string(source)),
-            ("time", receivedAt.map { .string(Timestamp.iso8601($0)) } ?? .null),
+            ("time", receivedAt.map(Timestamp.json) ?? .null),
             ("distance_m", distance.map { .number($0.rounded()) } ?? .null),
             ("state", .string(permission.name)),
         ]
@@ -84,18 +84,31 @@ public enum ProtocolMessage {
 
 /// Times on the wire: ISO 8601 in UTC with milliseconds, as gpsd writes them.
 enum Timestamp {
-    static func iso8601(_ seconds: Double) -> String {
-        let milliseconds = Int64((seconds * 1000).rounded(.down))
+    /// The times that can be written: 0000-01-01T00:00:00.000Z up to 9999-12-31T23:59:59.999Z, the years of four
+    /// digits. A time from outside (a receiver's clock, a web API) can be anything a Double holds.
+    static let range: Range<Double> = -62_167_219_200..<253_402_300_800
+
+    /// The time as ISO 8601, or nil for NaN, an infinity or a time outside `range` (sent as null).
+    static func iso8601(_ seconds: Double) -> String? {
+        // Checked before any conversion: an Int64 from a Double out of its range traps.
+        guard range.contains(seconds), let milliseconds = Int64(exactly: (seconds * 1000).rounded(.down)) else {
+            return nil
+        }
         let totalSeconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let millis = Int(milliseconds - totalSeconds * 1000)
         let days = totalSeconds >= 0 ? totalSeconds / 86_400 : (totalSeconds - 86_399) / 86_400
         let secondOfDay = Int(totalSeconds - days * 86_400)
         let date = CivilDate(daysSince1970: Int(days))
-        func pad(_ value: Int64, _ width: Int) -> String {
+        func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(Int64(date.year), 4))-\(pad(Int64(date.month), 2))-\(pad(Int64(date.day), 2))T\(pad(Int64(secondOfDay / 3600), 2)):"
-            + "\(pad(Int64(secondOfDay / 60 % 60), 2)):\(pad(Int64(secondOfDay % 60), 2)).\(pad(Int64(millis), 3))Z"
+        return "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))T\(pad(secondOfDay / 3600, 2)):"
+            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(millis, 3))Z"
+    }
+
+    /// The time as a JSON string, or null where it cannot be written.
+    static func json(_ seconds: Double) -> JSONValue {
+        iso8601(seconds).map(JSONValue.string) ?? .null
     }
 }

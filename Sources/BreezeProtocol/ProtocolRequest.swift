@@ -67,4 +67,33 @@ public struct ProtocolRequest: Hashable, Sendable {
         default: throw ProtocolError(.badArgument, "\"\(key)\" must be a number")
         }
     }
+
+    /// A whole-number argument within `range`; `default` when absent. A fraction, a number outside the range (1e19
+    /// included) or another type is `bad-argument` naming the field, never a trap converting it.
+    public func integer(_ key: String, default fallback: Int? = nil, in range: ClosedRange<Int>)
+        throws(ProtocolError) -> Int
+    {
+        let outOfRange = ProtocolError(
+            .badArgument, "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        switch body[key] {
+        case .number(let value)?:
+            guard let integer = Int(exactly: value), range.contains(integer) else { throw outOfRange }
+            return integer
+        case nil, .null?:
+            if let fallback { return fallback }
+            throw ProtocolError(.badArgument, "\(command.rawValue) needs \"\(key)\"")
+        default: throw outOfRange
+        }
+    }
+
+    /// A true-or-false argument; `default` when absent.
+    public func bool(_ key: String, default fallback: Bool? = nil) throws(ProtocolError) -> Bool {
+        switch body[key] {
+        case .bool(let value)?: return value
+        case nil, .null?:
+            if let fallback { return fallback }
+            throw ProtocolError(.badArgument, "\(command.rawValue) needs \"\(key)\"")
+        default: throw ProtocolError(.badArgument, "\"\(key)\" must be true or false")
+        }
+    }
 }

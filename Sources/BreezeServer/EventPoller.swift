@@ -1,3 +1,4 @@
+import BreezeSystem
 import CEpoll
 
 #if canImport(Glibc)
@@ -17,27 +18,28 @@ final class EventPoller: Sendable {
 
     private let epoll: Int32
 
-    init() {
-        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        precondition(epoll >= 0, "epoll_create1: errno \(errno)")
+    /// Wraps `epoll_create1`, which fails when the process is out of descriptors.
+    init() throws(SystemCallError) {
+        epoll = try syscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     }
 
     deinit {
         close(epoll)
     }
 
-    /// Watches `fd` for input, and for room to write when `writable`.
-    func add(_ fd: Int32, writable: Bool = false) {
-        control(EPOLL_CTL_ADD, fd, writable: writable)
+    /// Watches `fd` for input when `readable` (not while a client is held back), for room to write when
+    /// `writable`; a hang-up or an error is reported either way.
+    func add(_ fd: Int32, readable: Bool = true, writable: Bool = false) {
+        control(EPOLL_CTL_ADD, fd, readable: readable, writable: writable)
     }
 
-    func change(_ fd: Int32, writable: Bool) {
-        control(EPOLL_CTL_MOD, fd, writable: writable)
+    func change(_ fd: Int32, readable: Bool, writable: Bool) {
+        control(EPOLL_CTL_MOD, fd, readable: readable, writable: writable)
     }
 
-    private func control(_ operation: Int32, _ fd: Int32, writable: Bool) {
+    private func control(_ operation: Int32, _ fd: Int32, readable: Bool, writable: Bool) {
         var event = epoll_event()
-        event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+        event.events = (readable ? EPOLLIN.rawValue : 0) | (writable ? EPOLLOUT.rawValue : 0)
         event.data.fd = fd
         _ = epoll_ctl(epoll, operation, fd, &event)  // fails only for a descriptor already closed: nothing to watch
     }

@@ -1,6 +1,7 @@
 public import BreezeProtocol
 import BreezeSystem
 import Foundation
+import CEpoll
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,14 +15,40 @@ import Glibc
 /// class (the newest replaces an older one not yet sent) and a bounded number of replies, so a slow client costs
 /// a bounded amount of memory, never receives stale state after fresh, and never holds others back; one that
 /// accepts no bytes for `stallTimeout` while it has some waiting is closed with an `ERROR` saying why.
+///
+/// The lock rule: under `state`'s lock only memory work and sends with `MSG_DONTWAIT` on non-blocking sockets
+/// happen (such a send copies into the socket's buffer or returns `EAGAIN`; it never waits for the peer), because
+/// `publish` takes the lock from the daemon's actor. Reading credentials, `epoll_ctl`, `close` and `malloc_trim`
+/// run outside it. Only the socket thread closes a client's descriptor, so one it watches is never reused under it.
 public final class SocketServer: Sendable {
+    /// Every bound the server keeps, in one place; docs/PROTOCOL.md ("Bounds") says what a client sees at each.
     public struct Configuration: Sendable {
         public var release = "0.1.0"
+        /// Clients served at once; one more is told `too-many-clients` and closed.
         public var maximumClients = 1_024
+        /// Bytes in a request line; a longer one is dropped with `line-too-long`.
         public var maximumLineLength = 65_536
+        /// Replies waiting for one client. At the cap it gets one `slow-client` error, then is closed once what
+        /// waits is sent; nothing more is queued for it.
         public var maximumQueuedReplies = 256
+        /// Requests of one client being handled at once. Eight: a client has no use for more (breezectl sends one
+        /// at a time; a program matching replies by id gains nothing past the two cores the daemon runs on), and
+        /// eight handlers of each of 1,024 clients is still a bounded amount of work.
+        public var maximumRequestsInFlight = 8
+        /// Replies waiting at which the server stops reading a client's requests (below `maximumQueuedReplies`, so
+        /// a client that pipelines and reads slowly is held back by its socket instead of cut off).
+        public var replyHighWater = 64
+        /// Seconds a client may hold a line begun and not ended; then it gets `slow-client` and is closed. A client
+        /// that has begun no line (a watcher) waits as long as it likes.
+        public var partialLineTimeout = 60.0
         /// Seconds a client may accept nothing while output waits for it.
         public var stallTimeout = 30.0
+        /// Refused connections kept open (write side shut) so their clients can read why; past it the oldest goes.
+        public var maximumRefused = 64
+        /// Seconds a refused connection is kept for its client to read the refusal, if it does not close first.
+        public var refusedLinger = 5.0
+        /// Bytes held by clients that left after which the server hands freed heap back to the system.
+        public var trimThreshold = 1 << 20
         public var trust = TrustPolicy()
         /// Classes in the order a snapshot lists them.
         public var snapshotOrder = ["PERMISSION", "LOCATION", "AIR", "POLLEN", "CLIMATE"]
@@ -42,7 +69,7 @@ public final class SocketServer: Sendable {
     let configuration: Configuration
     private let listener: UnixListener
     private let wakeup = WakeupPipe()
-    private let poller = EventPoller()
+    private let poller: EventPoller
     private let handler: Handler
     private let state: Mutex<State>
 
@@ -64,11 +91,31 @@ public final class SocketServer: Sendable {
         var writing: [UInt8] = []
         var written = 0
         var blockedSince: ContinuousClock.Instant?
+        /// Told why it is being closed (or sent all it asked for): nothing more is queued or read; closed once
+        /// what waits is sent.
         var closeAfterFlush = false
-        /// Whether the poller also reports room to write: only while output waits that the socket did not take.
+        /// What the poller watches this client for: input while it is not held back, room to write while output
+        /// waits that the socket did not take.
+        var watchesReadable = true
         var watchesWritable = false
+        /// Lines read and not yet handled, because the client had its limit of requests in flight or of replies
+        /// waiting: at most one read's worth, since no more is read until they are handled.
+        var held: [LineFramer.Output] = []
+        var heldNext = 0
+        /// The handlers answering this client's requests, by serial: cancelled when it leaves.
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var nextSerial = 0
+        /// Since when a line has been begun and not ended (nil when none is).
+        var lineSince: ContinuousClock.Instant?
 
         var hasOutput: Bool { written < writing.count || !replies.isEmpty || !updates.isEmpty }
+        var hasHeld: Bool { heldNext < held.count }
+
+        /// Bytes this client holds in its queues and buffers.
+        var heldBytes: Int {
+            writing.count + replies.reduce(0) { $0 + $1.count } + updates.reduce(0) { $0 + $1.bytes.count }
+                + framer.pendingCount
+        }
 
         enum Offer {
             case notWatching, sent, queued, gone
@@ -106,12 +153,26 @@ public final class SocketServer: Sendable {
         }
     }
 
+    /// A connection refused at the client limit: its write side is shut once the refusal is sent, and it is kept
+    /// until its client closes or `refusedLinger` passes, so that the client reads the refusal instead of a reset.
+    private struct Refused {
+        var fd: Int32
+        var deadline: ContinuousClock.Instant
+    }
+
     private struct State {
         var running = true
         var finished = false
         var clients = DescriptorTable<Client>()
-        /// The clients with output waiting (or just queued): the loop flushes these, not every client.
+        /// The clients the loop must see to: output queued, room to write, a handler finished.
         var pending: Set<Int32> = []
+        /// The clients with output their socket did not take: watched for stalling.
+        var blocked: Set<Int32> = []
+        /// The clients with a line begun and not ended: watched for `partialLineTimeout`.
+        var midLine: Set<Int32> = []
+        var refused: [Refused] = []
+        /// Bytes held by clients removed since the heap was last trimmed.
+        var freedSinceTrim = 0
         var nextID = 1
         /// The newest object of each class: (precise, for trusted peers; as others see it).
         var latest: [String: (trusted: [UInt8], others: [UInt8])] = [:]
@@ -136,18 +197,26 @@ public final class SocketServer: Sendable {
         }
     }
 
-    public init(listener: UnixListener, configuration: Configuration = Configuration(), handler: @escaping Handler) {
+    /// Throws when the process is out of descriptors for the event loop's epoll instance.
+    public init(listener: UnixListener, configuration: Configuration = Configuration(), handler: @escaping Handler)
+        throws(SystemCallError)
+    {
         self.listener = listener
         self.configuration = configuration
         self.handler = handler
+        self.poller = try EventPoller()
         var state = State()
         for className in configuration.snapshotOrder { _ = state.bit(for: className) }
         self.state = Mutex(state)
+        // A backlog smaller than the client limit refuses a burst of clients the server would serve.
+        if let backlog = listener.backlog, Int(backlog) < configuration.maximumClients {
+            try syscall("listen") { listen(listener.fd, Int32(clamping: configuration.maximumClients)) }
+        }
     }
 
     /// Starts the event loop on its own thread.
     public func start() {
-        Self.raiseDescriptorLimit(atLeast: configuration.maximumClients + 256)
+        Self.raiseDescriptorLimit(atLeast: configuration.maximumClients + configuration.maximumRefused + 256)
         let thread = Thread { [self] in self.run() }
         thread.name = "breeze.socket"
         thread.start()
@@ -163,13 +232,21 @@ public final class SocketServer: Sendable {
         state.withLock { $0.clients.count }
     }
 
+    /// Requests being handled, over all clients.
+    public var requestsInFlight: Int {
+        state.withLock { state in
+            var count = 0
+            state.clients.updateEach { count += $0.tasks.count }
+            return count
+        }
+    }
+
     /// Publishes an update to every client watching its class. `others` is the version for untrusted peers
     /// (coordinates rounded); nil sends `message` to all.
     public func publish(_ message: JSONValue, others: JSONValue? = nil) {
         guard let className = message["class"]?.stringValue else { return }
         let trusted = Self.line(message)
         let untrusted = others.map(Self.line) ?? trusted
-        var gone: [Int32] = []
         var queued: [Int32] = []
         state.withLock { state in
             state.latest[className] = (trusted, untrusted)
@@ -181,25 +258,27 @@ public final class SocketServer: Sendable {
                     state.clients.updateEach { client in
                         switch client.offer(update, bytes: (trustedBytes, untrustedBytes), bit: bit) {
                         case .notWatching, .sent: break
-                        case .queued: queued.append(client.fd)
-                        case .gone: gone.append(client.fd)
+                        // A client gone is closed by the socket thread, whose next send to it fails the same way.
+                        case .queued, .gone: queued.append(client.fd)
                         }
                     }
                 }
             }
             state.pending.formUnion(queued)
         }
-        gone.forEach(remove)
         if !queued.isEmpty { wakeup.wake() }
     }
 
-    /// Sends replies to one client (from a request handler).
-    func deliver(_ messages: [JSONValue], to fd: Int32, peerID: Int) {
-        state.withLock { state in
-            guard state.clients[fd]?.peer.id == peerID else { return }  // gone, and the descriptor reused
+    /// Sends a handler's replies to one client and forgets the handler.
+    private func deliver(_ messages: [JSONValue], to fd: Int32, peerID: Int, serial: Int) {
+        let delivered = state.withLock { state -> Bool in
+            guard state.clients[fd]?.peer.id == peerID else { return false }  // gone, and the descriptor reused
+            state.clients[fd]!.tasks[serial] = nil
             for message in messages { enqueueReply(&state, fd, Self.line(message)) }
+            state.pending.insert(fd)  // also to take up lines held while the handler ran
+            return true
         }
-        wakeup.wake()
+        if delivered { wakeup.wake() }
     }
 
     static func line(_ message: JSONValue) -> [UInt8] {
@@ -214,8 +293,9 @@ public final class SocketServer: Sendable {
 
     /// One non-blocking send of a whole line.
     private static func sendNow(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> SendOutcome {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return .sent }
         while true {
-            let count = send(fd, bytes.baseAddress!, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            let count = send(fd, base, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             if count == bytes.count { return .sent }
             if count >= 0 { return .partly(count) }
             if errno == EINTR { continue }
@@ -232,12 +312,12 @@ public final class SocketServer: Sendable {
         }
     }
 
-    /// Queues a reply for the client at `fd` and marks it for the next flush.
+    /// Queues a reply for the client at `fd` and marks it for the next flush. At `maximumQueuedReplies` the client
+    /// is told once, and nothing more is queued for it.
     private func enqueueReply(_ state: inout State, _ fd: Int32, _ bytes: [UInt8]) {
-        guard state.clients.contains(fd) else { return }
+        guard state.clients.contains(fd), !state.clients[fd]!.closeAfterFlush else { return }
         state.pending.insert(fd)
         guard state.clients[fd]!.replies.count < configuration.maximumQueuedReplies else {
-            // A client that sends requests and reads no replies: it is told once, then closed.
             state.clients[fd]!.replies.append(Self.line(ProtocolMessage.error(ProtocolError(
                 .slowClient, "more than \(configuration.maximumQueuedReplies) replies waiting; closing"))))
             state.clients[fd]!.closeAfterFlush = true
@@ -246,26 +326,39 @@ public final class SocketServer: Sendable {
         state.clients[fd]!.replies.append(bytes)
     }
 
+    /// Whether the server takes up another of the client's lines now.
+    private func canTakeLine(_ client: Client) -> Bool {
+        !client.closeAfterFlush && client.tasks.count < configuration.maximumRequestsInFlight
+            && client.replies.count < configuration.replyHighWater
+    }
+
     // MARK: - The event loop
 
     private func run() {
         poller.add(wakeup.readEnd)
         poller.add(listener.fd)
-        var anyBlocked = false
+        var timed = false
         while state.withLock({ $0.running }) {
-            // While output waits on a client, wake at least twice a second to see whether it has stalled.
-            for event in poller.wait(timeoutMilliseconds: anyBlocked ? 500 : -1) {
+            // While a deadline is pending (a stall, a line begun, a refusal), wake at least four times a second.
+            for event in poller.wait(timeoutMilliseconds: timed ? 250 : -1) {
                 if event.fd == wakeup.readEnd {
                     wakeup.drain()
                 } else if event.fd == listener.fd {
                     acceptClients()
+                } else if closeRefused(event.fd) {
+                    continue
                 } else {
+                    let paused = state.withLock { $0.clients[event.fd].map { !$0.watchesReadable } }
+                    if paused == true && event.closed {
+                        remove(event.fd)  // it left while held back: nobody is there to answer
+                        continue
+                    }
                     if event.readable || event.closed { readFrom(event.fd) }
                     if event.writable { state.withLock { _ = $0.pending.insert(event.fd) } }
                 }
             }
-            anyBlocked = flushPending()
-            closeStalled()
+            servePending()
+            timed = closeOverdue()
         }
         shutDown()
     }
@@ -280,12 +373,12 @@ public final class SocketServer: Sendable {
             // accept4 is not imported without _GNU_SOURCE: set the flags after accepting.
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            // Who the peer is, outside the lock: this reads the kernel's answer and perhaps /proc.
             let credentials = PeerCredentials.of(fd)
+            let trusted = credentials.map(configuration.trust.trusts) ?? false
             let admitted = state.withLock { state -> Bool in
                 guard state.clients.count < configuration.maximumClients else { return false }
-                let peer = Peer(
-                    id: state.nextID, credentials: credentials,
-                    trusted: credentials.map(configuration.trust.trusts) ?? false)
+                let peer = Peer(id: state.nextID, credentials: credentials, trusted: trusted)
                 state.nextID += 1
                 var client = Client(fd: fd, peer: peer, framer: LineFramer(maximumLength: configuration.maximumLineLength))
                 client.replies.append(Self.line(ProtocolMessage.version(release: configuration.release)))
@@ -296,14 +389,41 @@ public final class SocketServer: Sendable {
             if admitted {
                 poller.add(fd)
             } else {
-                let line = Self.line(ProtocolMessage.error(ProtocolError(
-                    .tooManyClients, "breezed serves at most \(configuration.maximumClients) clients; try again later")))
-                _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
+                refuse(fd)
             }
         }
     }
 
+    /// Tells a client past the limit why, shuts the write side (it reads the refusal, then end of file), and
+    /// keeps the descriptor until the client closes or `refusedLinger` passes: closed at once, a client that had
+    /// written its request would read a reset instead.
+    private func refuse(_ fd: Int32) {
+        let line = Self.line(ProtocolMessage.error(ProtocolError(
+            .tooManyClients, "breezed serves at most \(configuration.maximumClients) clients; try again later")))
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        shutdown(fd, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .milliseconds(Int(configuration.refusedLinger * 1000))
+        let evicted = state.withLock { state -> Int32? in
+            state.refused.append(Refused(fd: fd, deadline: deadline))
+            guard state.refused.count > max(0, configuration.maximumRefused) else { return nil }
+            return state.refused.removeFirst().fd
+        }
+        if let evicted { close(evicted) }
+        if evicted != fd { poller.add(fd, readable: false) }  // reported when its client hangs up
+    }
+
+    /// Closes `fd` if it is a refused connection (its client hung up); false for any other descriptor.
+    private func closeRefused(_ fd: Int32) -> Bool {
+        let found = state.withLock { state -> Bool in
+            guard let index = state.refused.firstIndex(where: { $0.fd == fd }) else { return false }
+            state.refused.remove(at: index)
+            return true
+        }
+        if found { close(fd) }
+        return found
+    }
+
+    /// Reads what the client sent, unless it is held back, and takes up its lines as far as its limits allow.
     private func readFrom(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -314,13 +434,64 @@ public final class SocketServer: Sendable {
                 remove(fd)
                 return
             }
-            let outputs = state.withLock { state -> [LineFramer.Output] in
-                guard state.clients.contains(fd) else { return [] }
-                return state.clients[fd]!.framer.push(buffer[0..<count])
+            let reading = state.withLock { state -> Bool in
+                guard state.clients.contains(fd) else { return false }
+                let outputs = state.clients[fd]!.framer.push(buffer[0..<count])
+                state.clients[fd]!.held.append(contentsOf: outputs)
+                if state.clients[fd]!.framer.isInsideLine {
+                    if state.clients[fd]!.lineSince == nil { state.clients[fd]!.lineSince = .now }
+                    state.midLine.insert(fd)
+                } else {
+                    state.clients[fd]!.lineSince = nil
+                    state.midLine.remove(fd)
+                }
+                return true
             }
-            for output in outputs { handle(output, from: fd) }
+            guard reading else { return }
+            takeUpLines(fd)
+            // Held back (a limit reached): the rest stays in the socket, whose buffer then holds the client back.
+            guard state.withLock({ $0.clients[fd]?.hasHeld == false }) else {
+                updateInterest(fd)
+                return
+            }
             if count < buffer.count { return }
         }
+    }
+
+    /// Handles the client's held lines while its limits allow.
+    private func takeUpLines(_ fd: Int32) {
+        while true {
+            let next = state.withLock { state -> LineFramer.Output? in
+                guard let client = state.clients[fd], client.hasHeld, canTakeLine(client) else { return nil }
+                let output = client.held[client.heldNext]
+                state.clients[fd]!.heldNext += 1
+                if state.clients[fd]!.heldNext == state.clients[fd]!.held.count {
+                    state.clients[fd]!.held = []
+                    state.clients[fd]!.heldNext = 0
+                }
+                return output
+            }
+            guard let next else { return }
+            handle(next, from: fd)
+        }
+    }
+
+    /// Sets what the poller watches the client for: input only while it is not held back, room to write only
+    /// while output waits. Outside the lock: `epoll_ctl` is a system call.
+    private func updateInterest(_ fd: Int32) {
+        let change = state.withLock { state -> (readable: Bool, writable: Bool)? in
+            guard let client = state.clients[fd] else { return nil }
+            let readable = !client.hasHeld && canTakeLine(client)
+            let writable = client.hasOutput
+            guard readable != client.watchesReadable || writable != client.watchesWritable else { return nil }
+            if readable && !client.watchesReadable && client.lineSince != nil {
+                state.clients[fd]!.lineSince = .now  // held back is not idle: its line's time starts again
+            }
+            state.clients[fd]!.watchesReadable = readable
+            state.clients[fd]!.watchesWritable = writable
+            return (readable, writable)
+        }
+        if let change { poller.change(fd, readable: change.readable, writable: change.writable) }
     }
 
     private func handle(_ output: LineFramer.Output, from fd: Int32) {
@@ -393,9 +564,15 @@ public final class SocketServer: Sendable {
             }
         default:
             let handler = handler
-            Task {
-                let replies = await handler(request, peer)
-                self.deliver(replies.map { ProtocolMessage.reply($0, id: request.id) }, to: fd, peerID: peer.id)
+            // Started and recorded under the lock, so that its delivery (which takes the lock) finds it recorded.
+            state.withLock { state in
+                guard let serial = state.clients[fd]?.nextSerial else { return }
+                state.clients[fd]!.nextSerial += 1
+                state.clients[fd]!.tasks[serial] = Task {
+                    let replies = await handler(request, peer)
+                    self.deliver(
+                        replies.map { ProtocolMessage.reply($0, id: request.id) }, to: fd, peerID: peer.id, serial: serial)
+                }
             }
         }
     }
@@ -414,28 +591,40 @@ public final class SocketServer: Sendable {
         }
     }
 
-    /// Flushes the clients with output waiting; those whose socket takes no more are watched for room to write.
-    /// Returns whether any output is still waiting.
-    private func flushPending() -> Bool {
-        var gone: [Int32] = []
-        var waiting: Set<Int32> = []
-        state.withLock { state in
-            for fd in state.pending {
-                guard state.clients.contains(fd), Self.flush(&state.clients[fd]!) else {
-                    gone.append(fd)
-                    continue
+    /// Sees to the clients marked pending: flushes their output, takes up lines held while a limit was reached,
+    /// flushes what that queued, and sets what each is watched for. A client whose socket failed, or that was to
+    /// be closed once flushed and is, goes.
+    private func servePending() {
+        var rounds = 0
+        while rounds < 2 {
+            rounds += 1
+            var gone: [Int32] = []
+            var served: [Int32] = []
+            state.withLock { state in
+                let pending = state.pending
+                state.pending = []
+                for fd in pending {
+                    guard state.clients.contains(fd), Self.flush(&state.clients[fd]!) else {
+                        gone.append(fd)
+                        continue
+                    }
+                    if state.clients[fd]!.hasOutput {
+                        state.blocked.insert(fd)
+                    } else {
+                        state.blocked.remove(fd)
+                    }
+                    served.append(fd)
                 }
-                let hasOutput = state.clients[fd]!.hasOutput
-                if hasOutput != state.clients[fd]!.watchesWritable {
-                    state.clients[fd]!.watchesWritable = hasOutput
-                    poller.change(fd, writable: hasOutput)
-                }
-                if hasOutput { waiting.insert(fd) }
             }
-            state.pending = waiting
+            gone.forEach(remove)
+            for fd in served {
+                takeUpLines(fd)
+                updateInterest(fd)
+            }
+            // Lines just taken up may have queued replies: one more round sends them now rather than next wake-up.
+            if state.withLock({ $0.pending.isEmpty }) { return }
         }
-        gone.forEach(remove)
-        return !waiting.isEmpty
+        wakeup.wake()  // more to do: the loop comes straight back
     }
 
     /// Writes what the socket takes. Replies go before updates. Returns false when the client must be closed.
@@ -459,7 +648,8 @@ public final class SocketServer: Sendable {
                 }
             }
             let count = client.writing.withUnsafeBytes { bytes in
-                send(client.fd, bytes.baseAddress! + client.written, bytes.count - client.written, Int32(MSG_NOSIGNAL))
+                send(client.fd, bytes.baseAddress! + client.written, bytes.count - client.written,
+                     Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
             if count > 0 {
                 client.written += count
@@ -475,14 +665,31 @@ public final class SocketServer: Sendable {
         }
     }
 
-    private func closeStalled() {
-        let limit = Duration.milliseconds(Int(configuration.stallTimeout * 1000))
+    /// Closes what is overdue: clients stalled with output waiting, clients holding a line begun too long ago,
+    /// refused connections kept long enough. Returns whether any deadline is still pending.
+    private func closeOverdue() -> Bool {
+        let stallLimit = Duration.milliseconds(Int(configuration.stallTimeout * 1000))
+        let lineLimit = Duration.milliseconds(Int(configuration.partialLineTimeout * 1000))
         let now = ContinuousClock.now
-        let stalled = state.withLock { state in
-            // Only a client with output waiting can have stalled.
-            state.pending.filter { fd in
-                state.clients[fd]?.blockedSince.map { $0.duration(to: now) > limit } ?? false
+        let (stalled, expired, pendingDeadlines) = state.withLock { state -> ([Int32], [Int32], Bool) in
+            let stalled = state.blocked.filter { fd in
+                state.clients[fd]?.blockedSince.map { $0.duration(to: now) > stallLimit } ?? false
             }
+            let overdueLines = state.midLine.filter { fd in
+                guard let client = state.clients[fd] else { return true }
+                return client.watchesReadable && !client.closeAfterFlush
+                    && (client.lineSince.map { $0.duration(to: now) > lineLimit } ?? false)
+            }
+            for fd in overdueLines {
+                state.midLine.remove(fd)
+                guard state.clients.contains(fd) else { continue }
+                enqueueReply(&state, fd, Self.line(ProtocolMessage.error(ProtocolError(
+                    .slowClient, "a line was begun \(Int(configuration.partialLineTimeout)) s ago and not ended; closing"))))
+                state.clients[fd]!.closeAfterFlush = true
+            }
+            let expired = state.refused.filter { $0.deadline <= now }.map(\.fd)
+            state.refused.removeAll { $0.deadline <= now }
+            return (Array(stalled), expired, !state.blocked.isEmpty || !state.midLine.isEmpty || !state.refused.isEmpty)
         }
         for fd in stalled {
             let line = Self.line(ProtocolMessage.error(ProtocolError(
@@ -491,31 +698,55 @@ public final class SocketServer: Sendable {
             _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             remove(fd)
         }
+        expired.forEach { close($0) }
+        // Stalled ones leave room; overdue lines' errors wait to be sent: see to them now, not at the next wake-up.
+        if !stalled.isEmpty || !expired.isEmpty || state.withLock({ !$0.pending.isEmpty }) { servePending() }
+        return pendingDeadlines
     }
 
+    /// Forgets a client: cancels its handlers, frees its queues, closes its descriptor. Socket thread only.
     private func remove(_ fd: Int32) {
-        let removed = state.withLock { state in
+        let (removed, trim) = state.withLock { state -> (Client?, Bool) in
             state.pending.remove(fd)
-            return state.clients.removeValue(for: fd) != nil
+            state.blocked.remove(fd)
+            state.midLine.remove(fd)
+            guard let removed = state.clients.removeValue(for: fd) else { return (nil, false) }
+            state.freedSinceTrim += removed.heldBytes
+            guard state.freedSinceTrim >= configuration.trimThreshold else { return (removed, false) }
+            state.freedSinceTrim = 0
+            return (removed, true)
         }
-        if removed { close(fd) }
+        guard let removed else { return }
+        for task in removed.tasks.values { task.cancel() }
+        close(fd)
+        // glibc keeps freed memory for reuse; once clients that held much have gone, it goes back to the system.
+        if trim { _ = malloc_trim(0) }
     }
 
     /// Sends what each client still has waiting (as far as its socket takes it without waiting), then the goodbye
     /// unless a line is left half-written, and closes it.
     private func shutDown() {
         let line = Self.line(ProtocolMessage.error(ProtocolError(.shuttingDown, "breezed is stopping")))
-        var clients = state.withLock { state in
-            defer { state.clients.removeAll() }
-            return state.clients.values
+        var (clients, refused) = state.withLock { state in
+            defer {
+                state.clients.removeAll()
+                state.refused.removeAll()
+                state.pending.removeAll()
+                state.blocked.removeAll()
+                state.midLine.removeAll()
+            }
+            return (state.clients.values, state.refused)
         }
         for index in clients.indices {
+            for task in clients[index].tasks.values { task.cancel() }
             _ = Self.flush(&clients[index])
             if clients[index].written == clients[index].writing.count {
                 _ = line.withUnsafeBytes { send(clients[index].fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             }
             close(clients[index].fd)
         }
+        refused.forEach { close($0.fd) }
+        refused = []
         state.withLock { $0.finished = true }
     }
 

@@ -9,50 +9,76 @@ public final class UnixListener: Sendable {
     public let fd: Int32
     /// The path this listener made (and removes on close); nil for an inherited socket.
     public let path: String?
+    /// The queue of connections not yet accepted, as asked of `listen`; nil for an inherited socket.
+    public let backlog: Int32?
+    /// The socket file made at `path` (`st_dev`, `st_ino` after bind): removed on close only while it is still
+    /// this one, never a socket another listener made there since.
+    private let made: (device: UInt64, inode: UInt64)?
 
-    /// Listens on `path` with `mode` (0660 by default). An old file there is replaced only if it is a socket.
-    /// Wraps `socket`, `bind`, `chmod` and `listen`.
-    public init(path: String, mode: mode_t = 0o660, group: gid_t? = nil, backlog: Int32 = 512) throws(SystemCallError) {
+    /// Listens on `path` with `mode` (0666 by default: every local user may connect; what each may do is decided
+    /// per peer). A socket another process answers on is left alone (`inUse`); only a stale one is replaced, and
+    /// a file that is not a socket is never removed. Wraps `socket`, `fchmod`, `bind`, `chown`, `chmod`, `listen`.
+    ///
+    /// - Parameter backlog: connections the kernel queues before they are accepted; 4,096 (the kernel's usual
+    ///   `somaxconn`) is more than the server's default limit of 1,024 clients, so a burst of them all connecting
+    ///   at once is queued, not refused.
+    public init(path: String, mode: mode_t = 0o666, group: gid_t? = nil, backlog: Int32 = 4_096) throws(ListenerError) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count < capacity else { throw SystemCallError(call: "bind \(path)", errno: ENAMETOOLONG) }
+        guard !bytes.isEmpty, bytes.count < capacity else {
+            throw ListenerError(.pathTooLong, "\(path): a socket path is 1 to \(capacity - 1) bytes")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
 
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else {
-                throw SystemCallError(call: "bind \(path) (a file that is not a socket is in the way)", errno: EEXIST)
+                throw ListenerError(.notASocket, "\(path) is in the way: a file that is not a socket")
             }
-            unlink(path)
+            guard !Self.answers(&address) else {
+                throw ListenerError(.inUse, "another breezed is listening on \(path)")
+            }
+            unlink(path)  // stale: left by a daemon that did not close it
         }
 
-        let fd = try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
-        do {
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                raw.copyBytes(from: bytes)
-                raw[bytes.count] = 0
+        do throws(SystemCallError) {
+            let fd = try syscall("socket") {
+                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             }
-            // Made with no access for others from the start; the mode is set before anyone can connect.
-            let previous = umask(0o177)
-            defer { umask(previous) }
-            try syscall("bind \(path)") {
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            do throws(SystemCallError) {
+                // bind makes the file with the socket's own mode less the umask: owner-only from the start, without
+                // changing the umask, which is the whole process's (another thread creating a file meanwhile would
+                // get the wrong mode). The final mode is set once the group is.
+                try syscall("fchmod") { fchmod(fd, 0o600) }
+                try syscall("bind \(path)") {
+                    withUnsafePointer(to: &address) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                        }
                     }
                 }
+                var bound = stat()
+                try syscall("stat \(path)") { lstat(path, &bound) }
+                if let group { try syscall("chown \(path)") { chown(path, getuid(), group) } }
+                try syscall("chmod \(path)") { chmod(path, mode) }
+                try syscall("listen") { listen(fd, backlog) }
+                try Self.makeNonBlocking(fd)
+                self.made = (UInt64(bound.st_dev), UInt64(bound.st_ino))
+            } catch {
+                close(fd)
+                throw error
             }
-            if let group { try syscall("chown \(path)") { chown(path, getuid(), group) } }
-            try syscall("chmod \(path)") { chmod(path, mode) }
-            try syscall("listen") { listen(fd, backlog) }
-            try Self.makeNonBlocking(fd)
+            self.fd = fd
         } catch {
-            close(fd)
-            throw error
+            throw ListenerError(error)
         }
-        self.fd = fd
         self.path = path
+        self.backlog = backlog
     }
 
     /// Adopts a listening socket passed by systemd (`LISTEN_FDS`), usually descriptor 3.
@@ -60,6 +86,29 @@ public final class UnixListener: Sendable {
         try Self.makeNonBlocking(fd)
         self.fd = fd
         self.path = nil
+        self.backlog = nil
+        self.made = nil
+    }
+
+    /// Whether a process accepts connections on the socket at `address`: a connection made (even one still
+    /// waiting in its backlog) is a live listener; refused (nobody listening) is a stale file.
+    private static func answers(_ address: inout sockaddr_un) -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        while true {
+            let status = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if status == 0 { return true }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return true  // its backlog is full: alive, and busy
+            default: return false  // ECONNREFUSED: stale
+            }
+        }
     }
 
     static func makeNonBlocking(_ fd: Int32) throws(SystemCallError) {
@@ -67,8 +116,19 @@ public final class UnixListener: Sendable {
         try syscall("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
 
+    /// Removes the socket file this listener made, if it is still there and still this one (never a socket
+    /// another listener has made at the path since). Idempotent; the descriptor stays open until deinit.
+    public func removeSocketFile() {
+        var info = stat()
+        if let path, let made, lstat(path, &info) == 0, UInt64(info.st_dev) == made.device,
+            UInt64(info.st_ino) == made.inode
+        {
+            unlink(path)
+        }
+    }
+
     deinit {
         close(fd)
-        if let path { unlink(path) }
+        removeSocketFile()
     }
 }

@@ -21,6 +21,8 @@ struct HostileRequestTests {
         (#"{"command":"saved","action":"remove","city":9.5,"id":7}"#, "bad-argument"),
         (#"{"command":"lookup","latitude":1e308,"longitude":-1e308,"id":8}"#, "bad-argument"),
         (#"{"command":"select","city":"2657896","id":9}"#, "bad-argument"),
+        (#"{"command":"search","query":"pa","limit":0,"id":10}"#, "bad-argument"),
+        (#"{"command":"search","query":"pa","limit":51,"id":11}"#, "bad-argument"),
     ]
 
     @Test func numbersOutOfRangeAreErrorsNamingTheFieldAndTheDaemonLives() async throws {
@@ -67,5 +69,22 @@ struct HostileRequestTests {
         let saved = StateStore(folder: daemon.folder + "/state").load().state
         #expect(saved.selected == nil, "the refused selection was not written by a later save")
         #expect(saved.saved.map(\.name) == ["Oslo", "Paris"])
+    }
+
+    /// A second daemon started on a socket another one answers on leaves it alone: it says why and exits non-zero,
+    /// and the first goes on serving at the same path.
+    @Test func aSecondDaemonOnTheSameSocketLeavesTheFirstAlone() async throws {
+        let first = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let second = try await BreezedProcess(
+            folder: first.folder, ["--no-gpsd", "--no-geoclue", "--offline"], waitForSocket: false)
+        let status = await second.exitStatus(timeout: 20)
+        #expect(status != nil && status != 0, "the second daemon stops: \(String(describing: status))")
+        #expect(second.log().contains("another breezed is listening on \(first.socket)"), "\(second.log())")
+        #expect(FileManager.default.fileExists(atPath: first.socket))
+        let shown = try await first.ctl(["where", "--json"])
+        #expect(shown.status == 0, "the first still answers: \(shown.errors)")
+        #expect(object(shown.output)["city"] as? String == "Bern")
+        await first.stop()
+        #expect(!FileManager.default.fileExists(atPath: first.socket), "the first removes its own socket")
     }
 }

@@ -14,6 +14,8 @@ import Testing
         "", "{", "}", "[1,]", "{\"a\":}", "{a:1}", "'x'", "01", "1.", "-", "1e", "tru", "nul", "\"abc",
         "\"\\x\"", "\"\\ud800\"", "{\"a\":1}x", "[1 2]", "\"tab\there\"", "NaN", "Infinity", "1e999",
         String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+        // A \u escape is exactly four hex digits: no sign, no space, no fewer.
+        "\"\\u+041\"", "\"\\u-000\"", "\"\\u 041\"", "\"\\u041\"", "\"\\ud83d\\u+e00\"",
     ])
     func rejectsInvalidJSON(text: String) {
         #expect(throws: ProtocolError.self) { try JSONValue.parse(text) }

@@ -96,3 +96,34 @@ import Testing
         #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":0,"id":3}"#)
     }
 }
+
+@Suite struct ProtocolRequestIntegerTests {
+    @Test(arguments: [
+        #"{"command":"search","limit":1e19}"#, #"{"command":"search","limit":-1e19}"#,
+        #"{"command":"search","limit":2.5}"#, #"{"command":"search","limit":0}"#, #"{"command":"search","limit":101}"#,
+        #"{"command":"search","limit":"10"}"#, #"{"command":"search","limit":9.3e18}"#,
+    ])
+    func anIntegerOutOfRangeOrNotWholeIsABadArgumentNamingTheField(line: String) throws {
+        let request = try ProtocolRequest.parse(line)
+        do {
+            _ = try request.integer("limit", default: 10, in: 1...100)
+            Issue.record("\(line) accepted")
+        } catch {
+            #expect(error.code == .badArgument)
+            #expect(error.message.contains("\"limit\""))
+        }
+    }
+
+    @Test func aWholeNumberInRangeIsItsInteger() throws {
+        #expect(try ProtocolRequest.parse(#"{"command":"search","limit":25}"#).integer("limit", in: 1...100) == 25)
+        #expect(try ProtocolRequest.parse(#"{"command":"search"}"#).integer("limit", default: 10, in: 1...100) == 10)
+        #expect(try ProtocolRequest.parse(#"{"command":"saved","city":2661552}"#).integer("city", in: 1...Int(Int32.max))
+            == 2661552)
+    }
+
+    @Test func aBooleanArgumentIsCheckedByType() throws {
+        let request = try ProtocolRequest.parse(#"{"command":"location","enabled":"yes"}"#)
+        #expect(throws: ProtocolError(.badArgument, "\"enabled\" must be true or false")) { try request.bool("enabled") }
+        #expect(try ProtocolRequest.parse(#"{"command":"location","enabled":false}"#).bool("enabled") == false)
+    }
+}

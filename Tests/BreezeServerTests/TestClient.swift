@@ -6,8 +6,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A plain client for a Unix socket, reading lines with a deadline. Waiting suspends (it polls the socket without
-/// blocking and sleeps between tries), so it never holds a thread of the cooperative pool.
+/// A plain client for a Unix socket, reading lines with a deadline. Waiting suspends (the socket is polled on a
+/// thread of its own), so it never holds a thread of the cooperative pool.
 final class TestClient {
     let fd: Int32
     private var buffer: [UInt8] = []
@@ -46,16 +46,33 @@ final class TestClient {
             }
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return nil }
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&entry, 1, 0) == 0 {
-                try? await Task.sleep(for: .milliseconds(5))
-                continue
-            }
+            guard await readable(within: remaining) else { continue }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count == 0 { closedByServer = true }
             if count <= 0 { return nil }
             buffer += chunk[0..<count]
+        }
+    }
+
+    /// Waits until the socket has something to read (or has closed), up to `timeout` seconds, without holding a
+    /// thread of the cooperative pool (request handlers run there).
+    func waitUntilReadable(timeout: Double = 10) async -> Bool {
+        await readable(within: timeout)
+    }
+
+    /// Waits in the kernel on a thread of its own: the time waited is the socket's, however busy the cooperative
+    /// pool is with other suites (a wait measured in sleeps on the pool runs out while the pool is busy).
+    private func readable(within seconds: Double) async -> Bool {
+        let fd = fd
+        let milliseconds = Int32(max(0, min(seconds, 600)) * 1000)
+        return await onDedicatedThread {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            while true {
+                let ready = poll(&entry, 1, milliseconds)
+                if ready < 0 && errno == EINTR { continue }
+                return ready > 0
+            }
         }
     }
 
