@@ -232,7 +232,7 @@ public actor Daemon {
     func locationChanged() {
         switch locationPacer.changed(at: .now) {
         case .now:
-            publishLocation()
+            if publishLocation() { locationPacer.published(at: .now) }
         case .after(let delay):
             Task { [self] in
                 try? await Task.sleep(for: delay)
@@ -244,8 +244,8 @@ public actor Daemon {
     }
 
     private func publishPacedLocation() {
-        locationPacer.published(at: .now)
-        publishLocation()
+        locationPacer.fired()
+        if publishLocation() { locationPacer.published(at: .now) }
     }
 
     /// The privacy switch. Off: the live position, and everything named from it, is dropped at once, and the
@@ -276,9 +276,10 @@ public actor Daemon {
     /// that get city-level positions).
     func locationMessage(_ update: LocationUpdate, coarse: Bool = false) -> JSONValue {
         guard let fix = update.fix else {
+            let centre = update.place.coordinate
             return ProtocolMessage.location(
-                place: update.place, coordinate: update.place.coordinate, accuracy: nil, source: update.source,
-                receivedAt: nil, distance: nil, permission: permission)
+                place: update.place, coordinate: coarse ? centre.rounded(toDecimals: CoarseLocation.decimals) : centre,
+                accuracy: nil, source: update.source, receivedAt: nil, distance: nil, permission: permission)
         }
         let shown = coarse ? CoarseLocation(fix: fix, distance: update.distance) : CoarseLocation.exact(fix: fix, distance: update.distance)
         return ProtocolMessage.location(
@@ -292,19 +293,21 @@ public actor Daemon {
         .object([("class", .string("LOCATION")), ("state", .string(permission.name)), ("name", .null)])
     }
 
-    func publishLocation() {
+    /// Publishes the location shown, unless it is what was published last; returns whether it published.
+    @discardableResult
+    func publishLocation() -> Bool {
         recordLastPlace()
         guard let update = named else {
             // Withdraw a published position rather than leave it in every later snapshot.
-            if publishedLocation != nil, publishedLocation != noLocationMessage() {
-                publishedLocation = noLocationMessage()
-                server?.publish(noLocationMessage())
-            }
-            return
+            guard publishedLocation != nil, publishedLocation != noLocationMessage() else { return false }
+            publishedLocation = noLocationMessage()
+            server?.publish(noLocationMessage())
+            return true
         }
         let fix = update.fix
         let message = locationMessage(update)
-        if message != publishedLocation {
+        let changed = message != publishedLocation
+        if changed {
             publishedLocation = message
             server?.publish(
                 message, others: configuration.roundCoordinatesForOthers ? locationMessage(update, coarse: true) : nil)
@@ -324,6 +327,7 @@ public actor Daemon {
             }
         }
         updateStatus()
+        return changed
     }
 
     /// Online reverse geocoding (`online_reverse_geocoding`): Nominatim's name for the position replaces the

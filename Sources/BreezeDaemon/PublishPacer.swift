@@ -19,20 +19,24 @@ struct PublishPacer {
         self.interval = interval
     }
 
-    /// Something changed at `now`: when to publish it.
+    /// Something changed at `now`: when to publish it. After `.now`, say `published(at:)` if something went out.
     mutating func changed(at now: ContinuousClock.Instant) -> Decision {
         if scheduled { return .alreadyScheduled }
         if let lastPublished, now - lastPublished < interval {
             scheduled = true
             return .after(interval - (now - lastPublished))
         }
-        lastPublished = now
         return .now
     }
 
-    /// The scheduled publication ran at `now`.
-    mutating func published(at now: ContinuousClock.Instant) {
+    /// The scheduled publication's time came (whether or not anything was left to send).
+    mutating func fired() {
         scheduled = false
+    }
+
+    /// Something was published at `now`: the interval counts from here. A change that published nothing (nothing
+    /// new to say) does not hold back the next one.
+    mutating func published(at now: ContinuousClock.Instant) {
         lastPublished = now
     }
 }

@@ -81,7 +81,7 @@ struct HostileRequestTests {
         #expect(status != nil && status != 0, "the second daemon stops: \(String(describing: status))")
         #expect(second.log().contains("another breezed is listening on \(first.socket)"), "\(second.log())")
         #expect(FileManager.default.fileExists(atPath: first.socket))
-        let shown = try await first.ctl(["where", "--json"])
+        let shown = try await first.ctl(["where", "--json"], timeout: 20) { object($0.output)["city"] != nil }
         #expect(shown.status == 0, "the first still answers: \(shown.errors)")
         #expect(object(shown.output)["city"] as? String == "Bern")
         await first.stop()

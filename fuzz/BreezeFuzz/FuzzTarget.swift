@@ -99,6 +99,12 @@ final class ProtocolFuzzing: Sendable {
         for output in framer.push(bytes) + framer.push([0x0A]) {
             guard case .line(let text) = output, let request = try? ProtocolRequest.parse(text) else { continue }
             _ = request.changesState
+            for key in ["query", "limit", "city", "latitude", "longitude", "enabled", "action", "classes"] {
+                _ = try? request.string(key)
+                _ = try? request.number(key)
+                _ = try? request.integer(key, in: Int.min...Int.max)
+                _ = try? request.bool(key)
+            }
             answer(request)
         }
     }
