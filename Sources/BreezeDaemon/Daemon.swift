@@ -251,13 +251,16 @@ public actor Daemon {
     /// The privacy switch. Off: the live position, and everything named from it, is dropped at once, and the
     /// fallback stands in without the last place named (that too was derived from the position).
     func switchLocation(_ enabled: Bool) async {
-        if !enabled {
-            if live?.fix != nil { live = nil }
-            onlineNames.removeAll()
-            publishLocation()
-        }
         await location.setFallback(Self.fallback(configuration, state, citySearch, index))
         await location.setLocationEnabled(enabled)
+        guard !enabled else { return }
+        // At once, not when the service's events arrive: the service has already dropped the live fix for the
+        // fallback; nothing named from the position is kept here either.
+        permission = await location.permission
+        let current = await location.current
+        live = current?.fix == nil ? current : nil
+        onlineNames.removeAll()
+        if publishLocation() { locationPacer.published(at: .now) }
     }
 
     /// The location shown: the selected city, else the machine's own.

@@ -79,6 +79,7 @@ struct HostileRequestTests {
             folder: first.folder, ["--no-gpsd", "--no-geoclue", "--offline"], waitForSocket: false)
         let status = await second.exitStatus(timeout: 20)
         #expect(status != nil && status != 0, "the second daemon stops: \(String(describing: status))")
+        await second.stop()  // its log can be read only once it has ended
         #expect(second.log().contains("another breezed is listening on \(first.socket)"), "\(second.log())")
         #expect(FileManager.default.fileExists(atPath: first.socket))
         let shown = try await first.ctl(["where", "--json"], timeout: 20) { object($0.output)["city"] != nil }
@@ -86,5 +87,30 @@ struct HostileRequestTests {
         #expect(object(shown.output)["city"] as? String == "Bern")
         await first.stop()
         #expect(!FileManager.default.fileExists(atPath: first.socket), "the first removes its own socket")
+    }
+
+    /// At the client limit, a command gets the daemon's reason, not a lost connection: breezectl exits 69 saying
+    /// the daemon is full.
+    @Test func atTheClientLimitBreezectlSaysWhy() async throws {
+        let folder = try BreezedProcess.makeFolder()
+        let config = folder + "/breezed.conf"
+        try "[socket]\nmax_clients=2\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try await BreezedProcess(
+            folder: folder, ["--config", config, "--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let socket = daemon.socket
+        let holders = await onDedicatedThread { () -> [LineClient] in
+            (0..<2).compactMap { _ in
+                guard let client = LineClient(path: socket), client.send(#"{"command":"version","id":1}"#),
+                    client.reply(id: 1) != nil
+                else { return nil }
+                return client
+            }
+        }
+        #expect(holders.count == 2)
+        let refused = try await daemon.ctl(["status"])
+        #expect(refused.status == 69, "\(refused.output) \(refused.errors)")
+        #expect(refused.errors.contains("serves at most 2 clients"), "\(refused.errors)")
+        withExtendedLifetime(holders) {}  // both slots stay taken until here
+        await daemon.stop()
     }
 }

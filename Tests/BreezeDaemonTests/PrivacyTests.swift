@@ -13,13 +13,14 @@ import Glibc
     .enabled(if: GPSFake.isAvailable, "needs gpsd and gpsfake"))
 struct PrivacyTests {
     /// After `location off`, nothing of the live position is shown: not by `where`, not by `status`, not to a
-    /// watcher; the fallback city stands in, marked as such.
-    @Test func switchingLocationOffHidesTheLivePosition() async throws {
+    /// watcher; the fallback city stands in, marked as such, or, with none, no place at all (not the last place
+    /// named, which came from the position too).
+    @Test(arguments: ["Oslo", nil])
+    func switchingLocationOffHidesTheLivePosition(fallback: String?) async throws {
         let port = GPSFake.freePort()
         let gpsd = try await GPSFake(log: DaemonEndToEndTests.drive, port: port, once: false, interval: 0.02)
-        let daemon = try await BreezedProcess([
-            "--gpsd", "127.0.0.1:\(port)", "--no-geoclue", "--offline", "--fallback-city", "Oslo",
-        ])
+        let daemon = try await BreezedProcess(
+            ["--gpsd", "127.0.0.1:\(port)", "--no-geoclue", "--offline"] + (fallback.map { ["--fallback-city", $0] } ?? []))
         let live = try await daemon.ctl(["where", "--json"], timeout: 60) { isLivePosition($0.output) }
         #expect(object(live.output)["source"] as? String == "gpsd", "\(live.output)")
 
@@ -29,7 +30,11 @@ struct PrivacyTests {
         for _ in 0..<5 {
             let shown = object(try await daemon.ctl(["where", "--json"]).output)
             #expect(shown["source"] as? String != "gpsd", "\(shown)")
-            #expect(shown["city"] as? String == "Oslo" || shown["name"] is NSNull, "\(shown)")
+            if let fallback {
+                #expect(shown["city"] as? String == fallback, "\(shown)")
+            } else {
+                #expect(shown["class"] as? String == "LOCATION" && shown["name"] is NSNull, "\(shown)")
+            }
             let status = try await daemon.ctl(["status", "--json"])
             #expect(!status.output.contains("\"source\":\"gpsd\""), "\(status.output)")
             #expect(!status.output.contains("Adelboden") && !status.output.contains("Frutigen"), "\(status.output)")
