@@ -68,7 +68,8 @@ enum TemperatureFormat {
         let tenths = (value * 10).rounded(.toNearestOrAwayFromZero)
         if tenths == 0 { return "0.0" }
         let negative = tenths < 0
-        let magnitude = Int64(abs(tenths))
+        // Past Int64's range no real temperature lies; Swift's own rendering ("1e+19") is still an answer.
+        guard let magnitude = Int64(exactly: abs(tenths)) else { return "\(tenths / 10)" }
         return (negative ? "-" : "") + "\(magnitude / 10).\(magnitude % 10)"
     }
 }
