@@ -4,10 +4,14 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// GET requests over URLSession with a timeout and a cap on the body size, answering status, headers and body.
+/// GET requests over URLSession with an idle timeout, a deadline for the whole request, and a cap on the body
+/// size, answering status, headers and body.
 ///
-/// The body is collected by a data delegate so a transfer that exceeds the cap is cancelled as soon as it does,
-/// rather than after a huge body has been held in memory.
+/// The body is collected by a data delegate, but the delegate alone cannot bound memory: URLSession queues each
+/// chunk for the delegate without waiting, so a fast endless body piles up in its queue faster than the delegate
+/// sees it (hundreds of MB before the cap was noticed). A watch beside each transfer reads the bytes received as
+/// libcurl counts them and cancels past the cap, and enforces the deadline, which URLSession's own resource
+/// timeout does not (a body trickled at 1 KiB/s ran on for minutes).
 public final class HTTPClient: Sendable {
     public struct Response: Sendable {
         public var status: Int
@@ -16,7 +20,13 @@ public final class HTTPClient: Sendable {
         public var body: Data
     }
 
+    /// How often a transfer's watch looks at its bytes received and its deadline. At loopback speed (about
+    /// 1 GB/s) a body can pass the cap by some 10 MB in this time before it is cancelled.
+    static let watchInterval: Duration = .milliseconds(10)
+
     public let maximumBodySize: Int
+    /// Seconds a request may take from start to the end of its body, however steadily it progresses.
+    public let deadline: Double
     public let budget: RequestBudget?
     private let session: URLSession
     private let transfers: TransferDelegate
@@ -24,14 +34,19 @@ public final class HTTPClient: Sendable {
     /// - Parameters:
     ///   - userAgent: sent with every request (Nominatim's policy asks for one that identifies the application).
     ///   - timeout: seconds without progress (no answer, or a stalled body) before the request fails.
-    ///   - maximumBodySize: bytes; a larger body fails with `tooLarge`.
+    ///   - deadline: seconds for the whole request; past them it fails with `timeout`, however it progresses.
+    ///   - maximumBodySize: bytes; a larger body fails with `tooLarge`, and its transfer is abandoned.
     ///   - budget: every request is admitted by it first; nil admits all.
-    public init(userAgent: String, timeout: Double = 20, maximumBodySize: Int = 4 << 20, budget: RequestBudget? = nil) {
+    public init(
+        userAgent: String, timeout: Double = 20, deadline: Double = 30, maximumBodySize: Int = 4 << 20,
+        budget: RequestBudget? = nil
+    ) {
         self.maximumBodySize = maximumBodySize
+        self.deadline = deadline
         self.budget = budget
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 3
+        configuration.timeoutIntervalForResource = deadline
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent, "Accept": "application/json"]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -43,12 +58,16 @@ public final class HTTPClient: Sendable {
         session.invalidateAndCancel()
     }
 
-    /// Fetches `url`. Any HTTP status is an answer; only transport failures, timeouts and the size cap throw.
-    /// Cancelling the calling task cancels the transfer.
+    /// Fetches `url`. Any HTTP status is an answer; only transport failures, timeouts, the deadline and the size
+    /// cap throw. Cancelling the calling task cancels the transfer.
     public func get(_ url: URL) async throws(WebError) -> Response {
         if Task.isCancelled { throw WebError(.transport, "cancelled") }
         try budget?.admit()
         let task = session.dataTask(with: url)
+        let watch = Task { [transfers, deadline, maximumBodySize] in
+            await Self.watch(task, transfers: transfers, deadline: deadline, maximumBodySize: maximumBodySize)
+        }
+        defer { watch.cancel() }
         let result: Result<Response, WebError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfers.begin(task, continuation)
@@ -59,15 +78,43 @@ public final class HTTPClient: Sendable {
         }
         return try result.get()
     }
+
+    /// Until cancelled (the transfer ended): fails the transfer once libcurl has received more than the cap, or
+    /// when the deadline passes, and cancels it so libcurl stops reading.
+    private static func watch(_ task: URLSessionDataTask, transfers: TransferDelegate, deadline: Double, maximumBodySize: Int) async {
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(deadline)
+        while !Task.isCancelled {
+            if task.progress.completedUnitCount > Int64(maximumBodySize) {
+                transfers.fail(task, WebError(.tooLarge, "the response exceeded \(maximumBodySize) bytes and was refused"))
+                task.cancel()
+                return
+            }
+            if clock.now >= end {
+                transfers.fail(task, WebError(.timeout, "no complete answer within the deadline of \(deadlineText(deadline)) s"))
+                task.cancel()
+                return
+            }
+            try? await clock.sleep(for: min(watchInterval, end - clock.now))
+        }
+    }
+
+    private static func deadlineText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
 }
 
 /// Collects each transfer's response and body; one delegate for the session, transfers keyed by task.
+///
+/// A transfer ends once: whichever comes first of URLSession's completion and a failure from the watch
+/// (`fail`) resumes its caller; the other finds it gone.
 final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: the only stored state besides the constant cap is `transfers`, guarded by its Mutex.
     typealias Continuation = CheckedContinuation<Result<HTTPClient.Response, WebError>, Never>
 
     private struct Transfer {
-        var continuation: Continuation
+        /// Nil once the caller has been answered (by `fail`), while URLSession winds the transfer down.
+        var continuation: Continuation?
         var response: HTTPURLResponse?
         var body = Data()
         var tooLarge = false
@@ -82,6 +129,20 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func begin(_ task: URLSessionTask, _ continuation: Continuation) {
         transfers.withLock { $0[task.taskIdentifier] = Transfer(continuation: continuation) }
+    }
+
+    /// Answers the transfer's caller with `error` now, if it has not been answered, and releases its body; the
+    /// transfer stays known until URLSession completes it.
+    func fail(_ task: URLSessionTask, _ error: WebError) {
+        let continuation = transfers.withLock { transfers -> Continuation? in
+            guard let index = transfers.index(forKey: task.taskIdentifier) else { return nil }
+            let continuation = transfers.values[index].continuation
+            transfers.values[index].continuation = nil
+            transfers.values[index].body = Data()
+            if error.code == .tooLarge { transfers.values[index].tooLarge = true }
+            return continuation
+        }
+        continuation?.resume(returning: .failure(error))
     }
 
     func urlSession(
@@ -101,22 +162,25 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let cancel = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[dataTask.taskIdentifier], !transfer.tooLarge else { return false }
-            if transfer.body.count + data.count > maximumBodySize {
-                transfer.tooLarge = true
-                transfer.body = Data()
-            } else {
-                transfer.body.append(data)
+            guard let index = transfers.index(forKey: dataTask.taskIdentifier) else { return false }
+            // In place, so the body is not copied at each chunk.
+            if transfers.values[index].tooLarge { return false }
+            if transfers.values[index].body.count + data.count > maximumBodySize {
+                transfers.values[index].tooLarge = true
+                transfers.values[index].body = Data()
+                return true
             }
-            transfers[dataTask.taskIdentifier] = transfer
-            return transfer.tooLarge
+            transfers.values[index].body.append(data)
+            return false
         }
         if cancel { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        transfer.continuation.resume(returning: Self.result(transfer, error: error, limit: maximumBodySize))
+        transfer.continuation?.resume(returning: Self.result(transfer, error: error, limit: maximumBodySize))
+        // The chunks URLSession queued for the delegate have all been delivered (and dropped) by now.
+        if transfer.tooLarge { MemoryRelease.afterRefusedBody() }
     }
 
     private static func result(_ transfer: Transfer, error: Error?, limit: Int) -> Result<HTTPClient.Response, WebError> {
