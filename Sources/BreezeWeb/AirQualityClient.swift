@@ -29,7 +29,7 @@ public struct AirQualityClient: Sendable {
     /// The report an answer's body holds, every number checked (`PlausibleRange`); a pure function, for fuzzing.
     ///
     /// `null` is a missing value, as Open-Meteo documents it; a number out of range refuses the whole answer.
-    static func report(from body: Data) throws(WebError) -> AirQualityReport {
+    public static func report(from body: Data) throws(WebError) -> AirQualityReport {
         let payload = try OpenMeteoResponse.decode(OpenMeteoCurrentPayload.self, from: body)
         let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: try payload.checkedUTCOffset())
         let readings = Pollutant.allCases.map { PollutantReading(pollutant: $0, value: payload.current.value($0.rawValue)) }

@@ -79,14 +79,15 @@ public final class ClimateClient: Sendable {
         return leap ? 29 : 28
     }
 
-    struct Day {
-        var date: CivilDate
-        var maximum: Double?
+    /// One day of a daily answer: its date and maximum temperature (°C), nil where the answer has none.
+    public struct Day: Hashable, Sendable {
+        public var date: CivilDate
+        public var maximum: Double?
     }
 
     /// The days an answer's body holds, every maximum checked (`PlausibleRange.celsius`); a pure function, for
     /// fuzzing. `null` is a day without a value, as Open-Meteo documents it.
-    static func days(from body: Data) throws(WebError) -> [Day] {
+    public static func days(from body: Data) throws(WebError) -> [Day] {
         let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
         guard payload.daily.time.count == payload.daily.maximum.count else {
             throw WebError(.badPayload, "daily: \(payload.daily.time.count) days but \(payload.daily.maximum.count) values")
@@ -109,7 +110,7 @@ public final class ClimateClient: Sendable {
 
     /// Today at the place, from a forecast answer's body: its first day, in a year near enough to ask the archive
     /// about (`PayloadLimits.forecastYear`); a pure function, for fuzzing.
-    static func today(from body: Data) throws(WebError) -> Day {
+    public static func today(from body: Data) throws(WebError) -> Day {
         guard let first = try days(from: body).first else { throw WebError(.badPayload, "daily: no days") }
         guard PayloadLimits.forecastYear.contains(first.date.year) else {
             throw WebError(.badPayload, "daily.time: \(first.date.iso8601) is not near today")

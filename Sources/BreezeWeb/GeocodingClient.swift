@@ -22,7 +22,7 @@ public struct GeocodingClient: Sendable {
 
     /// The places an answer's body holds, ids and populations checked (`PayloadLimits`), names capped; a result
     /// without a valid coordinate is left out. A pure function, for fuzzing.
-    static func places(from body: Data) throws(WebError) -> [Place] {
+    public static func places(from body: Data) throws(WebError) -> [Place] {
         let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
         var places: [Place] = []
         for (index, result) in (payload.results ?? []).prefix(PayloadLimits.searchResults).enumerated() {

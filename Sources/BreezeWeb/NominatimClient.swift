@@ -61,7 +61,7 @@ public actor NominatimClient {
     /// nil where it names no city, town, village or hamlet. A pure function, for fuzzing.
     ///
     /// The id is the negated `place_id`, so it never meets a GeoNames id; 0 when the answer has none.
-    static func place(from body: Data, at coordinate: Coordinate) throws(WebError) -> Place? {
+    public static func place(from body: Data, at coordinate: Coordinate) throws(WebError) -> Place? {
         let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
         let placeID = try payload.placeID.map { id throws(WebError) in
             try PayloadLimits.integer(id, in: PayloadLimits.placeID, field: "place_id")

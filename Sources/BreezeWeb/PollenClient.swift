@@ -74,7 +74,7 @@ public struct PollenClient: Sendable {
     }
 
     /// The report an Open-Meteo answer's body holds, every count checked; a pure function, for fuzzing.
-    static func openMeteoReport(from body: Data) throws(WebError) -> PollenReport {
+    public static func openMeteoReport(from body: Data) throws(WebError) -> PollenReport {
         let payload = try OpenMeteoResponse.decode(OpenMeteoCurrentPayload.self, from: body)
         let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: try payload.checkedUTCOffset())
         let entries = OpenMeteoTaxon.allCases.map { taxon -> PollenReport.Entry in
@@ -90,7 +90,7 @@ public struct PollenClient: Sendable {
     // MARK: Google
 
     /// The report a Google Pollen answer's body holds, every number checked; a pure function, for fuzzing.
-    static func googleReport(from body: Data) throws(WebError) -> PollenReport {
+    public static func googleReport(from body: Data) throws(WebError) -> PollenReport {
         let payload = try OpenMeteoResponse.decode(GooglePayload.self, from: body)
         guard let day = payload.dailyInfo?.first else {
             return PollenReport(provider: .google, time: 0, entries: [])

@@ -1,5 +1,6 @@
 import BreezeCore
-@testable import BreezeWeb
+import BreezeTestSupport
+import BreezeWeb
 import Foundation
 import Testing
 
@@ -186,17 +187,17 @@ import Testing
         Self.expectBadPayload(naming: "not valid JSON") { () throws(WebError) in _ = try AirQualityClient.report(from: object) }
     }
 
-    @Test func aServersReasonIsKeptRawButCappedInLength() {
-        let hostile = String(repeating: #"\u001b[2J\u0007\r\u0000"#, count: 50_000)
-        let body = Data(#"{"error":true,"reason":"\#(hostile)"}"#.utf8)
-        do {
-            _ = try OpenMeteoResponse.body(of: HTTPClient.Response(status: 400, headers: [:], body: body))
-            Issue.record("a 400 was accepted")
-        } catch {
-            #expect(error.code == .badRequest)
-            #expect(error.reason.count <= WebError.maximumReasonLength, "\(error.reason.count) characters")
-            #expect(error.reason.hasPrefix("\u{1B}[2J\u{07}\r\u{00}"), "the raw text is kept")
-        }
+    @Test func aServersReasonIsKeptRawButCappedInLength() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        let hostile = String(repeating: "\u{1B}[2J\u{07}\r\u{00}", count: 50_000)
+        try await fixture.fault("400", path: "/v1/air-quality", reason: hostile)
+        let client = AirQualityClient(
+            http: HTTPClient(userAgent: "breezed-tests/1", timeout: 5), base: fixture.baseURL)
+        let error = await #expect(throws: WebError.self) { try await client.fetch(Self.coordinate) }
+        #expect(error?.code == .badRequest)
+        #expect((error?.reason.count ?? .max) <= WebError.maximumReasonLength, "\(error?.reason.count ?? 0) characters")
+        #expect(error?.reason.hasPrefix("\u{1B}[2J\u{07}\r\u{00}") == true, "the raw text is kept")
         #expect(WebError(.transport, String(repeating: "x", count: 1_000_000)).reason.count <= WebError.maximumReasonLength)
     }
 }
