@@ -7,11 +7,11 @@ import Synchronization
 /// GET requests over URLSession with an idle timeout, a deadline for the whole request, and a cap on the body
 /// size, answering status, headers and body.
 ///
-/// The body is collected by a data delegate, but the delegate alone cannot bound memory: URLSession queues each
-/// chunk for the delegate without waiting, so a fast endless body piles up in its queue faster than the delegate
-/// sees it (hundreds of MB before the cap was noticed). A watch beside each transfer reads the bytes received as
-/// libcurl counts them and cancels past the cap, and enforces the deadline, which URLSession's own resource
-/// timeout does not (a body trickled at 1 KiB/s ran on for minutes).
+/// The body is collected by a data delegate so a transfer that exceeds the cap is cancelled as soon as the
+/// delegate sees it; the delegate runs on URLSession's own queue (`SynchronousDelegateQueue`), so a body sent
+/// faster than it is read waits in the sender's TCP buffers, not queued in this process. The
+/// deadline is the client's own timer, since URLSession's resource timeout let a body trickled at 1 KiB/s run on
+/// for minutes.
 public final class HTTPClient: Sendable {
     public struct Response: Sendable {
         public var status: Int
@@ -19,10 +19,6 @@ public final class HTTPClient: Sendable {
         public var headers: [String: String]
         public var body: Data
     }
-
-    /// How often a transfer's watch looks at its bytes received and its deadline. At loopback speed (about
-    /// 1 GB/s) a body can pass the cap by some 10 MB in this time before it is cancelled.
-    static let watchInterval: Duration = .milliseconds(10)
 
     public let maximumBodySize: Int
     /// Seconds a request may take from start to the end of its body, however steadily it progresses.
@@ -34,7 +30,8 @@ public final class HTTPClient: Sendable {
     /// - Parameters:
     ///   - userAgent: sent with every request (Nominatim's policy asks for one that identifies the application).
     ///   - timeout: seconds without progress (no answer, or a stalled body) before the request fails.
-    ///   - deadline: seconds for the whole request; past them it fails with `timeout`, however it progresses.
+    ///   - deadline: seconds for the whole request; past them it fails with `timeout`, however it progresses. A
+    ///     value that is not a positive number of seconds up to a day means 30.
     ///   - maximumBodySize: bytes; a larger body fails with `tooLarge`, and its transfer is abandoned.
     ///   - budget: every request is admitted by it first; nil admits all.
     public init(
@@ -42,16 +39,16 @@ public final class HTTPClient: Sendable {
         budget: RequestBudget? = nil
     ) {
         self.maximumBodySize = maximumBodySize
-        self.deadline = deadline
+        self.deadline = deadline.isFinite && deadline > 0 && deadline <= 86_400 ? deadline : 30
         self.budget = budget
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = deadline
+        configuration.timeoutIntervalForResource = self.deadline
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent, "Accept": "application/json"]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         transfers = TransferDelegate(maximumBodySize: maximumBodySize)
-        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: SynchronousDelegateQueue())
     }
 
     deinit {
@@ -64,50 +61,32 @@ public final class HTTPClient: Sendable {
         if Task.isCancelled { throw WebError(.transport, "cancelled") }
         try budget?.admit()
         let task = session.dataTask(with: url)
-        let watch = Task { [transfers, deadline, maximumBodySize] in
-            await Self.watch(task, transfers: transfers, deadline: deadline, maximumBodySize: maximumBodySize)
+        let timer = Task { [transfers, deadline] in
+            // Cancelled when the transfer ends first, so the sleep throws and nothing fails.
+            guard (try? await Task.sleep(for: .seconds(deadline))) != nil else { return }
+            transfers.fail(task, WebError(.timeout, "no complete answer within the deadline of \(Self.seconds(deadline)) s"))
+            TransferDelegate.cancel(task)
         }
-        defer { watch.cancel() }
+        defer { timer.cancel() }
         let result: Result<Response, WebError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfers.begin(task, continuation)
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            TransferDelegate.cancel(task)
         }
         return try result.get()
     }
 
-    /// Until cancelled (the transfer ended): fails the transfer once libcurl has received more than the cap, or
-    /// when the deadline passes, and cancels it so libcurl stops reading.
-    private static func watch(_ task: URLSessionDataTask, transfers: TransferDelegate, deadline: Double, maximumBodySize: Int) async {
-        let clock = ContinuousClock()
-        let end = clock.now + .seconds(deadline)
-        while !Task.isCancelled {
-            if task.progress.completedUnitCount > Int64(maximumBodySize) {
-                transfers.fail(task, WebError(.tooLarge, "the response exceeded \(maximumBodySize) bytes and was refused"))
-                task.cancel()
-                return
-            }
-            if clock.now >= end {
-                transfers.fail(task, WebError(.timeout, "no complete answer within the deadline of \(deadlineText(deadline)) s"))
-                task.cancel()
-                return
-            }
-            try? await clock.sleep(for: min(watchInterval, end - clock.now))
-        }
-    }
-
-    private static func deadlineText(_ seconds: Double) -> String {
+    private static func seconds(_ seconds: Double) -> String {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
     }
 }
 
 /// Collects each transfer's response and body; one delegate for the session, transfers keyed by task.
 ///
-/// A transfer ends once: whichever comes first of URLSession's completion and a failure from the watch
-/// (`fail`) resumes its caller; the other finds it gone.
+/// A transfer's caller is answered once: by URLSession's completion, or before it by the deadline (`fail`).
 final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: the only stored state besides the constant cap is `transfers`, guarded by its Mutex.
     typealias Continuation = CheckedContinuation<Result<HTTPClient.Response, WebError>, Never>
@@ -173,14 +152,22 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
             transfers.values[index].body.append(data)
             return false
         }
-        if cancel { dataTask.cancel() }
+        if cancel { Self.cancel(dataTask) }
+    }
+
+    /// Cancels `task` from a thread of its own.
+    ///
+    /// This toolchain's `cancel()` waits for URLSession's queue, on which the delegate runs
+    /// (`SynchronousDelegateQueue`) and resumes callers; called from the delegate it would wait for itself, and
+    /// called from a task's cancellation handler (which holds the task's lock, which resuming it needs) the two
+    /// would wait for each other.
+    static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         transfer.continuation?.resume(returning: Self.result(transfer, error: error, limit: maximumBodySize))
-        // The chunks URLSession queued for the delegate have all been delivered (and dropped) by now.
-        if transfer.tooLarge { MemoryRelease.afterRefusedBody() }
     }
 
     private static func result(_ transfer: Transfer, error: Error?, limit: Int) -> Result<HTTPClient.Response, WebError> {
