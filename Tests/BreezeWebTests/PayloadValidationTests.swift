@@ -180,6 +180,35 @@ import Testing
         #expect(places.first.map { $0.name.count <= PayloadLimits.textLength } == true)
     }
 
+    @Test func aDailyAnswerOverTheDayBoundIsABadPayload() throws {
+        func body(_ count: Int) -> Data {
+            let days = (0..<count).map { _ in #""2026-11-30""# }.joined(separator: ",")
+            let values = (0..<count).map { _ in "12.5" }.joined(separator: ",")
+            return Data(#"{"daily":{"time":[\#(days)],"temperature_2m_max":[\#(values)]}}"#.utf8)
+        }
+        #expect(try ClimateClient.days(from: body(PayloadLimits.days)).count == PayloadLimits.days)
+        Self.expectBadPayload(naming: "more than \(PayloadLimits.days)") { () throws(WebError) in
+            _ = try ClimateClient.days(from: body(PayloadLimits.days + 1))
+        }
+    }
+
+    @Test func aGoogleAnswerOverTheEntryBoundIsABadPayload() throws {
+        func body(_ count: Int) -> Data {
+            let plants = (0..<count).map { #"{"code":"P\#($0)","indexInfo":{"value":1}}"# }.joined(separator: ",")
+            return Data(#"{"dailyInfo":[{"date":{"year":2026,"month":11,"day":30},"plantInfo":[\#(plants)]}]}"#.utf8)
+        }
+        #expect(try PollenClient.googleReport(from: body(PlausibleRange.pollenEntries)).entries.count == PlausibleRange.pollenEntries)
+        Self.expectBadPayload(naming: "pollen types and plants") { () throws(WebError) in
+            _ = try PollenClient.googleReport(from: body(PlausibleRange.pollenEntries + 1))
+        }
+    }
+
+    @Test func searchResultsPastTheBoundAreLeftOut() throws {
+        let result = #"{"id":1,"name":"Z","latitude":1,"longitude":2}"#
+        let body = Data(#"{"results":[\#(Array(repeating: result, count: PayloadLimits.searchResults + 5).joined(separator: ","))]}"#.utf8)
+        #expect(try GeocodingClient.places(from: body).count == PayloadLimits.searchResults)
+    }
+
     @Test func deeplyNestedJSONIsABadPayloadNotACrash() {
         let deep = Data((String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)).utf8)
         Self.expectBadPayload(naming: "not valid JSON") { () throws(WebError) in _ = try AirQualityClient.report(from: deep) }
