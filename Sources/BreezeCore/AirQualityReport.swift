@@ -22,3 +22,17 @@ public struct AirQualityReport: Hashable, Sendable, Codable {
         readings.first { $0.pollutant == pollutant }
     }
 }
+
+extension AirQualityReport: Plausible {
+    /// Fields are named as Open-Meteo names them (`us_aqi`, `pm2_5`), so an error points at the answer's field.
+    public func checkPlausible() throws(ImplausibleValue) {
+        try PlausibleRange.check(time, in: PlausibleRange.time, field: "time")
+        if let usAQI { try PlausibleRange.check(usAQI, in: PlausibleRange.usAQI, field: "us_aqi") }
+        try PlausibleRange.check(count: readings.count, atMost: Pollutant.allCases.count, field: "readings")
+        for reading in readings {
+            if let value = reading.value {
+                try PlausibleRange.check(value, in: PlausibleRange.concentration, field: reading.pollutant.rawValue)
+            }
+        }
+    }
+}

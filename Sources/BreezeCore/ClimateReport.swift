@@ -32,3 +32,16 @@ public struct ClimateReport: Hashable, Sendable, Codable {
         return (first, last)
     }
 }
+
+extension ClimateReport: Plausible {
+    /// A maximum is named as Open-Meteo names it (`temperature_2m_max`).
+    public func checkPlausible() throws(ImplausibleValue) {
+        try PlausibleRange.check(Double(month), in: 1...12, field: "month")
+        try PlausibleRange.check(Double(day), in: 1...31, field: "day")
+        try PlausibleRange.check(count: points.count, atMost: PlausibleRange.climatePoints, field: "points")
+        for point in points {
+            try PlausibleRange.check(Double(point.year), in: PlausibleRange.year, field: "year")
+            try PlausibleRange.check(point.maximum.celsius, in: PlausibleRange.celsius, field: "temperature_2m_max")
+        }
+    }
+}

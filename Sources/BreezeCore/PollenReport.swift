@@ -52,3 +52,16 @@ public struct PollenReport: Hashable, Sendable, Codable {
         entries.compactMap(\.level).max()
     }
 }
+
+extension PollenReport: Plausible {
+    /// A count is named as Open-Meteo names it (`birch_pollen`).
+    public func checkPlausible() throws(ImplausibleValue) {
+        try PlausibleRange.check(time, in: PlausibleRange.time, field: "time")
+        try PlausibleRange.check(count: entries.count, atMost: PlausibleRange.pollenEntries, field: "entries")
+        for entry in entries {
+            if let grains = entry.grains {
+                try PlausibleRange.check(grains, in: PlausibleRange.pollenGrains, field: "\(entry.code.lowercased())_pollen")
+            }
+        }
+    }
+}

@@ -68,8 +68,8 @@ enum TemperatureFormat {
         let tenths = (value * 10).rounded(.toNearestOrAwayFromZero)
         if tenths == 0 { return "0.0" }
         let negative = tenths < 0
-        // Past Int64's range no decimal is left to print: beyond any temperature, but never a trap.
-        guard let magnitude = Int64(exactly: abs(tenths)) else { return (negative ? "-" : "") + "\(abs(value))" }
+        // Past Int64's range no real temperature lies; Swift's own rendering ("1e+19") is still an answer.
+        guard let magnitude = Int64(exactly: abs(tenths)) else { return "\(tenths / 10)" }
         return (negative ? "-" : "") + "\(magnitude / 10).\(magnitude % 10)"
     }
 }

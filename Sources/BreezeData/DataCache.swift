@@ -17,24 +17,47 @@ public struct DataCache: Sendable {
     public let folder: String
     /// Files kept per dataset; the least recently written go first.
     public var limitPerDataset = 64
+    /// Bytes read of one file at most: a report takes about a kilobyte; a larger file is not one this wrote.
+    public static let maximumFileSize = 1 << 20
 
     public init(folder: String) {
         self.folder = folder
     }
 
-    public func load<Report: Codable & Sendable>(_ dataset: Dataset, for place: Place, as type: Report.Type) -> Entry<Report>? {
-        guard let bytes = try? AtomicFile.read(path(dataset, place)),
+    /// The entry cached for `place`; nil when there is none or the file is not one to trust (`decode`).
+    public func load<Report: Codable & Sendable & Plausible>(
+        _ dataset: Dataset, for place: Place, as type: Report.Type
+    ) -> Entry<Report>? {
+        guard let bytes = try? AtomicFile.read(path(dataset, place), limit: Self.maximumFileSize) else { return nil }
+        return Self.decode(bytes, as: type, for: place)
+    }
+
+    /// The entry a cache file's bytes hold, if they decode, are for `place`, and every number in them is
+    /// plausible; nil otherwise. A pure function, for fuzzing.
+    ///
+    /// The file may have been written by an older version without these checks, or edited: what it holds is
+    /// checked as a web answer is, so a value that would crash the daemon is never served at each start.
+    public static func decode<Report: Codable & Sendable & Plausible>(
+        _ bytes: [UInt8], as type: Report.Type, for place: Place
+    ) -> Entry<Report>? {
+        guard bytes.count <= maximumFileSize,
             let entry = try? JSONDecoder().decode(Entry<Report>.self, from: Data(bytes)),
-            entry.place.id == place.id
+            entry.place.id == place.id,
+            PlausibleRange.time.contains(entry.fetchedAt),
+            (try? entry.report.checkPlausible()) != nil
         else { return nil }
         return entry
     }
 
-    /// Stores `report`; failures are returned for the caller to log, never thrown at the fetch.
+    /// Stores `report` if every number in it is plausible; failures are returned for the caller to log, never
+    /// thrown at the fetch.
     @discardableResult
-    public func store<Report: Codable & Sendable>(
+    public func store<Report: Codable & Sendable & Plausible>(
         _ report: Report, _ dataset: Dataset, for place: Place, fetchedAt: Double
     ) -> SystemCallError? {
+        guard PlausibleRange.time.contains(fetchedAt), (try? report.checkPlausible()) != nil else {
+            return SystemCallError(call: "store \(dataset.rawValue) cache (an implausible report)", errno: EINVAL)
+        }
         do {
             try AtomicFile.makeFolder(folder)
             let data = try JSONEncoder().encode(Entry(place: place, fetchedAt: fetchedAt, report: report))

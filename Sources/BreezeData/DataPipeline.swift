@@ -109,7 +109,7 @@ public actor DataPipeline {
         }
     }
 
-    private func start<Report: Codable & Hashable & Sendable>(
+    private func start<Report: Codable & Hashable & Sendable & Plausible>(
         _ dataset: Dataset, _ place: Place, _ force: Bool,
         _ fetch: @escaping @Sendable (Coordinate) async throws(WebError) -> Report,
         wrap: @escaping @Sendable (DatasetState<Report>) -> DataUpdate,
@@ -128,7 +128,7 @@ public actor DataPipeline {
 
 /// One dataset for one place: publish what the cache holds, wait for the place to settle, then fetch, retry and
 /// refresh until cancelled.
-struct DatasetRun<Report: Codable & Hashable & Sendable>: Sendable {
+struct DatasetRun<Report: Codable & Hashable & Sendable & Plausible>: Sendable {
     let dataset: Dataset
     let place: Place
     let fetch: @Sendable (Coordinate) async throws(WebError) -> Report
@@ -143,6 +143,8 @@ struct DatasetRun<Report: Codable & Hashable & Sendable>: Sendable {
     func run(force: Bool) async {
         let freshness = configuration.freshness[dataset] ?? 3_600
         var last = cache?.load(dataset, for: place, as: Report.self)
+        // Fetched "in the future" (a clock set back, an edited file): it would count as fresh until then.
+        if let entry = last, entry.fetchedAt > now() { last = nil }
         var force = force
         if let last {
             let fresh = now() - last.fetchedAt < freshness
@@ -166,6 +168,12 @@ struct DatasetRun<Report: Codable & Hashable & Sendable>: Sendable {
             force = false
             do throws(WebError) {
                 let report = try await fetch(place.coordinate)
+                // The web clients check their answers; a source that did not must not reach the cache or clients.
+                do {
+                    try report.checkPlausible()
+                } catch {
+                    throw WebError(.badPayload, error.description)
+                }
                 let entry = DataCache.Entry(place: place, fetchedAt: now(), report: report)
                 if Task.isCancelled { return }
                 last = entry

@@ -26,10 +26,14 @@ public struct AirQualityClient: Sendable {
         return try Self.report(from: body)
     }
 
-    static func report(from body: Data) throws(WebError) -> AirQualityReport {
+    /// The report an answer's body holds, every number checked (`PlausibleRange`); a pure function, for fuzzing.
+    ///
+    /// `null` is a missing value, as Open-Meteo documents it; a number out of range refuses the whole answer.
+    public static func report(from body: Data) throws(WebError) -> AirQualityReport {
         let payload = try OpenMeteoResponse.decode(OpenMeteoCurrentPayload.self, from: body)
-        let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: payload.utcOffset ?? 0)
+        let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: try payload.checkedUTCOffset())
         let readings = Pollutant.allCases.map { PollutantReading(pollutant: $0, value: payload.current.value($0.rawValue)) }
-        return AirQualityReport(time: time, usAQI: payload.current.value("us_aqi"), readings: readings)
+        let report = AirQualityReport(time: time, usAQI: payload.current.value("us_aqi"), readings: readings)
+        return try PayloadLimits.checked(report, under: "current.")
     }
 }

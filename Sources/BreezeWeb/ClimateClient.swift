@@ -26,8 +26,7 @@ public final class ClimateClient: Sendable {
         ]
         let todayURL = WebEndpoints.url(forecast, "/v1/forecast",
             location + [("daily", "temperature_2m_max"), ("forecast_days", "1"), ("timezone", "auto")])
-        let today = try Self.days(from: try OpenMeteoResponse.body(of: try await http.get(todayURL)))
-        guard let first = today.first else { throw WebError(.badPayload, "daily: no days") }
+        let first = try Self.today(from: try OpenMeteoResponse.body(of: try await http.get(todayURL)))
         let date = first.date
 
         var points: [ClimateReport.Point] = []
@@ -70,7 +69,7 @@ public final class ClimateClient: Sendable {
             return failure.map { .failure($0) } ?? .success(found)
         }
         points += try result.get()
-        return ClimateReport(month: date.month, day: date.day, points: points)
+        return try PayloadLimits.checked(ClimateReport(month: date.month, day: date.day, points: points), under: "daily.")
     }
 
     /// 29 February in a year without one is read as the 28th.
@@ -80,24 +79,43 @@ public final class ClimateClient: Sendable {
         return leap ? 29 : 28
     }
 
-    struct Day {
-        var date: CivilDate
-        var maximum: Double?
+    /// One day of a daily answer: its date and maximum temperature (°C), nil where the answer has none.
+    public struct Day: Hashable, Sendable {
+        public var date: CivilDate
+        public var maximum: Double?
     }
 
-    static func days(from body: Data) throws(WebError) -> [Day] {
+    /// The days an answer's body holds, every maximum checked (`PlausibleRange.celsius`); a pure function, for
+    /// fuzzing. `null` is a day without a value, as Open-Meteo documents it.
+    public static func days(from body: Data) throws(WebError) -> [Day] {
         let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
         guard payload.daily.time.count == payload.daily.maximum.count else {
             throw WebError(.badPayload, "daily: \(payload.daily.time.count) days but \(payload.daily.maximum.count) values")
         }
+        guard payload.daily.time.count <= PayloadLimits.days else {
+            throw WebError(.badPayload, "daily: \(payload.daily.time.count) days, more than \(PayloadLimits.days)")
+        }
         var days: [Day] = []
-        for (text, maximum) in zip(payload.daily.time, payload.daily.maximum) {
+        for (index, (text, maximum)) in zip(payload.daily.time, payload.daily.maximum).enumerated() {
             guard let date = CivilDate(iso8601: Substring(text)) else {
                 throw WebError(.badPayload, "daily.time: \"\(text)\" is not YYYY-MM-DD")
+            }
+            if let maximum, !PlausibleRange.celsius.contains(maximum) {
+                throw WebError(.badPayload, "daily.temperature_2m_max[\(index)]: \(maximum) °C is outside -100...100")
             }
             days.append(Day(date: date, maximum: maximum))
         }
         return days
+    }
+
+    /// Today at the place, from a forecast answer's body: its first day, in a year near enough to ask the archive
+    /// about (`PayloadLimits.forecastYear`); a pure function, for fuzzing.
+    public static func today(from body: Data) throws(WebError) -> Day {
+        guard let first = try days(from: body).first else { throw WebError(.badPayload, "daily: no days") }
+        guard PayloadLimits.forecastYear.contains(first.date.year) else {
+            throw WebError(.badPayload, "daily.time: \(first.date.iso8601) is not near today")
+        }
+        return first
     }
 
     private struct Payload: Decodable {

@@ -20,17 +20,25 @@ public struct GeocodingClient: Sendable {
         return try Self.places(from: body)
     }
 
-    static func places(from body: Data) throws(WebError) -> [Place] {
+    /// The places an answer's body holds, ids and populations checked (`PayloadLimits`), names capped; a result
+    /// without a valid coordinate is left out. A pure function, for fuzzing.
+    public static func places(from body: Data) throws(WebError) -> [Place] {
         let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
-        return (payload.results ?? []).compactMap { result in
+        var places: [Place] = []
+        for (index, result) in (payload.results ?? []).prefix(PayloadLimits.searchResults).enumerated() {
+            let id = try PayloadLimits.integer(result.id, in: PayloadLimits.placeID, field: "results[\(index)].id")
+            let population = try PayloadLimits.integer(
+                result.population ?? 0, in: PayloadLimits.population, field: "results[\(index)].population")
             guard let coordinate = Coordinate(validatingLatitude: result.latitude, longitude: result.longitude) else {
-                return nil
+                continue
             }
-            return Place(
-                id: result.id, name: result.name, admin1: result.admin1, country: result.country ?? "",
-                countryCode: result.countryCode?.uppercased() ?? "", population: result.population ?? 0,
-                coordinate: coordinate)
+            places.append(Place(
+                id: id, name: PayloadLimits.capped(result.name), admin1: result.admin1.map(PayloadLimits.capped),
+                country: PayloadLimits.capped(result.country ?? ""),
+                countryCode: PayloadLimits.capped(result.countryCode?.uppercased() ?? ""), population: population,
+                coordinate: coordinate))
         }
+        return places
     }
 
     private struct Payload: Decodable {
@@ -38,14 +46,14 @@ public struct GeocodingClient: Sendable {
     }
 
     private struct Result: Decodable {
-        var id: Int
+        var id: Double
         var name: String
         var latitude: Double
         var longitude: Double
         var country: String?
         var countryCode: String?
         var admin1: String?
-        var population: Int?
+        var population: Double?
 
         enum CodingKeys: String, CodingKey {
             case id, name, latitude, longitude, country, admin1, population

@@ -4,10 +4,14 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// GET requests over URLSession with a timeout and a cap on the body size, answering status, headers and body.
+/// GET requests over URLSession with an idle timeout, a deadline for the whole request, and a cap on the body
+/// size, answering status, headers and body.
 ///
-/// The body is collected by a data delegate so a transfer that exceeds the cap is cancelled as soon as it does,
-/// rather than after a huge body has been held in memory.
+/// The body is collected by a data delegate so a transfer that exceeds the cap is cancelled as soon as the
+/// delegate sees it; the delegate runs on URLSession's own queue (`SynchronousDelegateQueue`), so a body sent
+/// faster than it is read waits in the sender's TCP buffers, not queued in this process. The
+/// deadline is the client's own timer, since URLSession's resource timeout let a body trickled at 1 KiB/s run on
+/// for minutes.
 public final class HTTPClient: Sendable {
     public struct Response: Sendable {
         public var status: Int
@@ -17,6 +21,8 @@ public final class HTTPClient: Sendable {
     }
 
     public let maximumBodySize: Int
+    /// Seconds a request may take from start to the end of its body, however steadily it progresses.
+    public let deadline: Double
     public let budget: RequestBudget?
     private let session: URLSession
     private let transfers: TransferDelegate
@@ -24,50 +30,70 @@ public final class HTTPClient: Sendable {
     /// - Parameters:
     ///   - userAgent: sent with every request (Nominatim's policy asks for one that identifies the application).
     ///   - timeout: seconds without progress (no answer, or a stalled body) before the request fails.
-    ///   - maximumBodySize: bytes; a larger body fails with `tooLarge`.
+    ///   - deadline: seconds for the whole request; past them it fails with `timeout`, however it progresses. A
+    ///     value that is not a positive number of seconds up to a day means 30.
+    ///   - maximumBodySize: bytes; a larger body fails with `tooLarge`, and its transfer is abandoned.
     ///   - budget: every request is admitted by it first; nil admits all.
-    public init(userAgent: String, timeout: Double = 20, maximumBodySize: Int = 4 << 20, budget: RequestBudget? = nil) {
+    public init(
+        userAgent: String, timeout: Double = 20, deadline: Double = 30, maximumBodySize: Int = 4 << 20,
+        budget: RequestBudget? = nil
+    ) {
         self.maximumBodySize = maximumBodySize
+        self.deadline = deadline.isFinite && deadline > 0 && deadline <= 86_400 ? deadline : 30
         self.budget = budget
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 3
+        configuration.timeoutIntervalForResource = self.deadline
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent, "Accept": "application/json"]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         transfers = TransferDelegate(maximumBodySize: maximumBodySize)
-        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: SynchronousDelegateQueue())
     }
 
     deinit {
         session.invalidateAndCancel()
     }
 
-    /// Fetches `url`. Any HTTP status is an answer; only transport failures, timeouts and the size cap throw.
-    /// Cancelling the calling task cancels the transfer.
+    /// Fetches `url`. Any HTTP status is an answer; only transport failures, timeouts, the deadline and the size
+    /// cap throw. Cancelling the calling task cancels the transfer.
     public func get(_ url: URL) async throws(WebError) -> Response {
         if Task.isCancelled { throw WebError(.transport, "cancelled") }
         try budget?.admit()
         let task = session.dataTask(with: url)
+        let timer = Task { [transfers, deadline] in
+            // Cancelled when the transfer ends first, so the sleep throws and nothing fails.
+            guard (try? await Task.sleep(for: .seconds(deadline))) != nil else { return }
+            transfers.fail(task, WebError(.timeout, "no complete answer within the deadline of \(Self.seconds(deadline)) s"))
+            TransferDelegate.cancel(task)
+        }
+        defer { timer.cancel() }
         let result: Result<Response, WebError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfers.begin(task, continuation)
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            TransferDelegate.cancel(task)
         }
         return try result.get()
+    }
+
+    private static func seconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
     }
 }
 
 /// Collects each transfer's response and body; one delegate for the session, transfers keyed by task.
+///
+/// A transfer's caller is answered once: by URLSession's completion, or before it by the deadline (`fail`).
 final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: the only stored state besides the constant cap is `transfers`, guarded by its Mutex.
     typealias Continuation = CheckedContinuation<Result<HTTPClient.Response, WebError>, Never>
 
     private struct Transfer {
-        var continuation: Continuation
+        /// Nil once the caller has been answered (by `fail`), while URLSession winds the transfer down.
+        var continuation: Continuation?
         var response: HTTPURLResponse?
         var body = Data()
         var tooLarge = false
@@ -82,6 +108,20 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func begin(_ task: URLSessionTask, _ continuation: Continuation) {
         transfers.withLock { $0[task.taskIdentifier] = Transfer(continuation: continuation) }
+    }
+
+    /// Answers the transfer's caller with `error` now, if it has not been answered, and releases its body; the
+    /// transfer stays known until URLSession completes it.
+    func fail(_ task: URLSessionTask, _ error: WebError) {
+        let continuation = transfers.withLock { transfers -> Continuation? in
+            guard let index = transfers.index(forKey: task.taskIdentifier) else { return nil }
+            let continuation = transfers.values[index].continuation
+            transfers.values[index].continuation = nil
+            transfers.values[index].body = Data()
+            if error.code == .tooLarge { transfers.values[index].tooLarge = true }
+            return continuation
+        }
+        continuation?.resume(returning: .failure(error))
     }
 
     func urlSession(
@@ -101,22 +141,33 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let cancel = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[dataTask.taskIdentifier], !transfer.tooLarge else { return false }
-            if transfer.body.count + data.count > maximumBodySize {
-                transfer.tooLarge = true
-                transfer.body = Data()
-            } else {
-                transfer.body.append(data)
+            guard let index = transfers.index(forKey: dataTask.taskIdentifier) else { return false }
+            // In place, so the body is not copied at each chunk.
+            if transfers.values[index].tooLarge { return false }
+            if transfers.values[index].body.count + data.count > maximumBodySize {
+                transfers.values[index].tooLarge = true
+                transfers.values[index].body = Data()
+                return true
             }
-            transfers[dataTask.taskIdentifier] = transfer
-            return transfer.tooLarge
+            transfers.values[index].body.append(data)
+            return false
         }
-        if cancel { dataTask.cancel() }
+        if cancel { Self.cancel(dataTask) }
+    }
+
+    /// Cancels `task` from a thread of its own.
+    ///
+    /// This toolchain's `cancel()` waits for URLSession's queue, on which the delegate runs
+    /// (`SynchronousDelegateQueue`) and resumes callers; called from the delegate it would wait for itself, and
+    /// called from a task's cancellation handler (which holds the task's lock, which resuming it needs) the two
+    /// would wait for each other.
+    static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        transfer.continuation.resume(returning: Self.result(transfer, error: error, limit: maximumBodySize))
+        transfer.continuation?.resume(returning: Self.result(transfer, error: error, limit: maximumBodySize))
     }
 
     private static func result(_ transfer: Transfer, error: Error?, limit: Int) -> Result<HTTPClient.Response, WebError> {

@@ -57,18 +57,27 @@ public actor NominatimClient {
         if cacheOrder.count > cacheLimit { cache.removeValue(forKey: cacheOrder.removeFirst()) }
     }
 
-    static func place(from body: Data, at coordinate: Coordinate) throws(WebError) -> Place? {
+    /// The place an answer's body names, its `place_id` checked (`PayloadLimits.placeID`) and its names capped;
+    /// nil where it names no city, town, village or hamlet. A pure function, for fuzzing.
+    ///
+    /// The id is the negated `place_id`, so it never meets a GeoNames id; 0 when the answer has none.
+    public static func place(from body: Data, at coordinate: Coordinate) throws(WebError) -> Place? {
         let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
+        let placeID = try payload.placeID.map { id throws(WebError) in
+            try PayloadLimits.integer(id, in: PayloadLimits.placeID, field: "place_id")
+        }
         guard let address = payload.address,
             let name = address.city ?? address.town ?? address.village ?? address.hamlet
         else { return nil }
         return Place(
-            id: -(payload.placeID ?? 0), name: name, admin1: address.state, country: address.country ?? "",
-            countryCode: address.countryCode?.uppercased() ?? "", population: 0, coordinate: coordinate)
+            id: -(placeID ?? 0), name: PayloadLimits.capped(name), admin1: address.state.map(PayloadLimits.capped),
+            country: PayloadLimits.capped(address.country ?? ""),
+            countryCode: PayloadLimits.capped(address.countryCode?.uppercased() ?? ""), population: 0,
+            coordinate: coordinate)
     }
 
     private struct Payload: Decodable {
-        var placeID: Int?
+        var placeID: Double?
         var address: Address?
 
         enum CodingKeys: String, CodingKey {

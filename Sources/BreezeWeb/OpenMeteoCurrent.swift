@@ -30,11 +30,16 @@ struct OpenMeteoCurrent: Decodable {
 
 /// An Open-Meteo answer with a `current` object.
 struct OpenMeteoCurrentPayload: Decodable {
-    var utcOffset: Int?
+    var utcOffset: Double?
     var current: OpenMeteoCurrent
 
     enum CodingKeys: String, CodingKey {
         case utcOffset = "utc_offset_seconds"
         case current
+    }
+
+    /// The offset, within `PayloadLimits.utcOffsetSeconds`; 0 when the answer leaves it out.
+    func checkedUTCOffset() throws(WebError) -> Int {
+        try PayloadLimits.integer(utcOffset ?? 0, in: PayloadLimits.utcOffsetSeconds, field: "utc_offset_seconds")
     }
 }

@@ -73,36 +73,66 @@ public struct PollenClient: Sendable {
         }
     }
 
-    static func openMeteoReport(from body: Data) throws(WebError) -> PollenReport {
+    /// The report an Open-Meteo answer's body holds, every count checked; a pure function, for fuzzing.
+    public static func openMeteoReport(from body: Data) throws(WebError) -> PollenReport {
         let payload = try OpenMeteoResponse.decode(OpenMeteoCurrentPayload.self, from: body)
-        let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: payload.utcOffset ?? 0)
+        let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: try payload.checkedUTCOffset())
         let entries = OpenMeteoTaxon.allCases.map { taxon -> PollenReport.Entry in
             let grains = payload.current.value(taxon.rawValue)
             return PollenReport.Entry(
                 code: taxon.name.uppercased(), name: taxon.name, kind: .plant,
                 level: grains.flatMap { $0.isFinite && $0 >= 0 ? taxon.level(grains: $0) : nil }, grains: grains)
         }
-        return PollenReport(provider: .openMeteo, time: time, entries: entries)
+        return try PayloadLimits.checked(
+            PollenReport(provider: .openMeteo, time: time, entries: entries), under: "current.")
     }
 
     // MARK: Google
 
-    static func googleReport(from body: Data) throws(WebError) -> PollenReport {
+    /// The report a Google Pollen answer's body holds, every number checked; a pure function, for fuzzing.
+    public static func googleReport(from body: Data) throws(WebError) -> PollenReport {
         let payload = try OpenMeteoResponse.decode(GooglePayload.self, from: body)
         guard let day = payload.dailyInfo?.first else {
             return PollenReport(provider: .google, time: 0, entries: [])
         }
-        let time = day.date.flatMap { date -> Double? in
-            guard let year = date.year, let month = date.month, let dayOfMonth = date.day else { return nil }
-            return Double(CivilDate(year: year, month: month, day: dayOfMonth).daysSince1970) * 86_400
-        } ?? 0
-        func entry(_ info: GooglePayload.Info, _ kind: PollenReport.Entry.Kind) -> PollenReport.Entry {
-            PollenReport.Entry(
-                code: info.code, name: info.displayName ?? info.code.capitalized, kind: kind,
-                level: info.indexInfo?.value.flatMap { PollenLevel(index: $0) })
+        var time = 0.0
+        if let date = day.date, let year = date.year, let month = date.month, let dayOfMonth = date.day {
+            // Checked before any calendar arithmetic: a year near Int.max overflows it.
+            let field = "dailyInfo[0].date"
+            let civil = CivilDate(
+                year: try PayloadLimits.integer(year, in: PayloadLimits.dateYear, field: field + ".year"),
+                month: try PayloadLimits.integer(month, in: 1...12, field: field + ".month"),
+                day: try PayloadLimits.integer(dayOfMonth, in: 1...31, field: field + ".day"))
+            guard CivilDate(daysSince1970: civil.daysSince1970) == civil else {
+                throw WebError(.badPayload, "\(field): \(civil.iso8601) is not a day")
+            }
+            time = Double(civil.daysSince1970) * 86_400
         }
-        let entries = (day.pollenTypeInfo ?? []).map { entry($0, .type) } + (day.plantInfo ?? []).map { entry($0, .plant) }
-        return PollenReport(provider: .google, time: time, entries: entries)
+        let types = day.pollenTypeInfo ?? []
+        let plants = day.plantInfo ?? []
+        guard types.count + plants.count <= PlausibleRange.pollenEntries else {
+            throw WebError(.badPayload, "dailyInfo[0]: \(types.count + plants.count) pollen types and plants")
+        }
+        func entry(_ info: GooglePayload.Info, _ kind: PollenReport.Entry.Kind, _ path: String) throws(WebError) -> PollenReport.Entry {
+            var level: PollenLevel?
+            if let value = info.indexInfo?.value {
+                guard PlausibleRange.pollenIndex.contains(value) else {
+                    throw WebError(.badPayload, "\(path).indexInfo.value: \(value) is outside 0...5")
+                }
+                level = PollenLevel(index: value)
+            }
+            let code = PayloadLimits.capped(info.code)
+            return PollenReport.Entry(
+                code: code, name: info.displayName.map(PayloadLimits.capped) ?? code.capitalized, kind: kind, level: level)
+        }
+        var entries: [PollenReport.Entry] = []
+        for (index, info) in types.enumerated() {
+            entries.append(try entry(info, .type, "dailyInfo[0].pollenTypeInfo[\(index)]"))
+        }
+        for (index, info) in plants.enumerated() {
+            entries.append(try entry(info, .plant, "dailyInfo[0].plantInfo[\(index)]"))
+        }
+        return try PayloadLimits.checked(PollenReport(provider: .google, time: time, entries: entries), under: "")
     }
 
     private struct GooglePayload: Decodable {
@@ -115,9 +145,9 @@ public struct PollenClient: Sendable {
         }
 
         struct DateParts: Decodable {
-            var year: Int?
-            var month: Int?
-            var day: Int?
+            var year: Double?
+            var month: Double?
+            var day: Double?
         }
 
         struct Info: Decodable {

@@ -24,17 +24,32 @@ public struct WebError: Error, Hashable, Sendable, CustomStringConvertible {
         case overBudget = "over-budget"
     }
 
+    /// Characters kept of a reason. A reason often comes from the server (Open-Meteo's `reason`, a name in a
+    /// decoding path) and goes on to the journal and to clients: its text is kept raw (escaping is the writer's
+    /// job), its length is not the server's to choose.
+    public static let maximumReasonLength = 200
+
     public var code: Code
-    public var reason: String
+    /// Capped at `maximumReasonLength` characters, however it is set.
+    public var reason: String {
+        get { cappedReason }
+        set { cappedReason = Self.capped(newValue) }
+    }
     public var status: Int?
     /// Seconds the server asked us to wait (`Retry-After`), if it said.
     public var retryAfter: Double?
+    private var cappedReason: String
 
     public init(_ code: Code, _ reason: String, status: Int? = nil, retryAfter: Double? = nil) {
         self.code = code
-        self.reason = reason
+        self.cappedReason = Self.capped(reason)
         self.status = status
         self.retryAfter = retryAfter
+    }
+
+    private static func capped(_ reason: String) -> String {
+        guard reason.utf8.count > maximumReasonLength, reason.count > maximumReasonLength else { return reason }
+        return String(reason.prefix(maximumReasonLength - 1)) + "…"
     }
 
     /// Whether trying again later may help. A refused request, or a body too large, will only be refused again.

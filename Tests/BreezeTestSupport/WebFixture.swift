@@ -54,14 +54,25 @@ public final class WebFixture: @unchecked Sendable {
     }
 
     /// Sets a fault for the next `count` requests to `path` whose query contains `match`.
+    ///
+    /// - Parameters:
+    ///   - top: for `values`, members set at the top of the answer (`utc_offset_seconds`).
+    ///   - current: for `values`, members set in its `current` object (`us_aqi`).
+    ///   - reason: for the error kinds, the `reason` the answer gives.
+    ///   - rate: for `trickle`, bytes a second.
     public func fault(
         _ kind: String, path: String, match: String = "", count: Int = 1, retryAfter: Double? = nil,
-        delay: Double? = nil, size: Int? = nil
+        delay: Double? = nil, size: Int? = nil, top: [String: Any]? = nil, current: [String: Any]? = nil,
+        reason: String? = nil, rate: Double? = nil
     ) async throws {
         var fault: [String: Any] = ["kind": kind, "path": path, "match": match, "count": count]
         if let retryAfter { fault["retry_after"] = retryAfter }
         if let delay { fault["delay"] = delay }
         if let size { fault["size"] = size }
+        if let top { fault["top"] = top }
+        if let current { fault["current"] = current }
+        if let reason { fault["reason"] = reason }
+        if let rate { fault["rate"] = rate }
         _ = try await post("/_faults", try JSONSerialization.data(withJSONObject: fault))
     }
 

@@ -10,7 +10,11 @@ Control endpoints (for tests):
                     "retry_after": 1, "delay": 0.5}
                    The next `count` requests whose path starts with `path` and whose query contains `match` get
                    the fault. Kinds: 400, 429, 500, 503, stall (wait `delay` seconds, then answer normally),
-                   truncated, invalid-json, wrong-types, empty, huge.
+                   truncated, invalid-json, wrong-types, empty, huge (a Content-Length body of `size` bytes),
+                   values (the normal answer with `top` merged into the body and `current` into its `current`
+                   object: hostile numbers), endless-chunked (a chunked body that never ends), chunked (a chunked
+                   body of `size` bytes), trickle (a Content-Length body of `size` bytes sent at `rate` bytes a
+                   second). The error kinds answer with `reason` instead of their own when it is given.
   GET  /_requests  Every request so far: path, query, start, end (Unix seconds), status.
   POST /_reset     Forget faults and requests.
 """
@@ -200,17 +204,18 @@ class Handler(BaseHTTPRequestHandler):
         fault = self.take_fault(path, raw_query)
         kind = fault["kind"] if fault else None
         retry = [("Retry-After", str(fault["retry_after"]))] if fault and "retry_after" in fault else []
+        reason = fault.get("reason") if fault else None
         if kind == "400":
-            self.send(400, {"error": True, "reason": "Parameter 'latitude' is out of range"})
+            self.send(400, {"error": True, "reason": reason or "Parameter 'latitude' is out of range"})
             return 400
         if kind == "429":
-            self.send(429, {"error": True, "reason": "Minutely API request limit exceeded. Please try again in one minute."}, retry)
+            self.send(429, {"error": True, "reason": reason or "Minutely API request limit exceeded. Please try again in one minute."}, retry)
             return 429
         if kind == "500":
             self.send(500, b"<html><body>Internal Server Error</body></html>")
             return 500
         if kind == "503":
-            self.send(503, {"error": True, "reason": "Service temporarily overloaded"}, retry)
+            self.send(503, {"error": True, "reason": reason or "Service temporarily overloaded"}, retry)
             return 503
         if kind == "stall":
             time.sleep(float(fault.get("delay", 3600)))
@@ -222,6 +227,10 @@ class Handler(BaseHTTPRequestHandler):
                     current[name] = wrong
             if "daily" in body:
                 body["daily"]["temperature_2m_max"] = ["warm"]
+        if kind == "values":
+            body.update(fault.get("top", {}))
+            if "current" in body:
+                body["current"].update(fault.get("current", {}))
         if kind == "truncated":
             data = json.dumps(body).encode()
             self.send_response(200)
@@ -250,7 +259,44 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(chunk[: min(len(chunk), size - sent)])
                 sent += len(chunk)
             return 200
+        if kind in ("endless-chunked", "chunked"):
+            return self.send_chunked(None if kind == "endless-chunked" else int(fault.get("size", 50 << 20)))
+        if kind == "trickle":
+            return self.send_trickle(int(fault.get("size", 512 << 10)), float(fault.get("rate", 1024)))
         self.send(200, body)
+        return 200
+
+    def send_chunked(self, size):
+        """A chunked body of `size` spaces, or without end when `size` is None, as fast as the client reads."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        chunk = b" " * 65536
+        sent = 0
+        while size is None or sent < size:
+            part = chunk if size is None else chunk[: min(len(chunk), size - sent)]
+            self.wfile.write(b"%x\r\n" % len(part) + part + b"\r\n")
+            sent += len(part)
+        self.wfile.write(b"0\r\n\r\n")
+        self.close_connection = True
+        return 200
+
+    def send_trickle(self, size, rate):
+        """A Content-Length body of `size` spaces at `rate` bytes a second: never stalled, never done in time."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+        step = max(1, int(rate / 10))
+        sent = 0
+        while sent < size:
+            part = min(step, size - sent)
+            self.wfile.write(b" " * part)
+            self.wfile.flush()
+            sent += part
+            time.sleep(part / rate)
+        self.close_connection = True
         return 200
 
 
