@@ -89,7 +89,10 @@ let package = Package(
 
         // Fuzzing: every input boundary as a function of bytes; `scripts/fuzz` runs them under libFuzzer.
         .target(
-            name: "BreezeFuzz", dependencies: ["BreezeDaemon", "BreezeProtocol", "BreezeGPSD", "BreezeGeoClue", "BreezeCLI", "BreezeCore"],
+            name: "BreezeFuzz", dependencies: [
+                "BreezeDaemon", "BreezeProtocol", "BreezeGPSD", "BreezeGeoClue", "BreezeCLI", "BreezeCore", "BreezeWeb",
+                "BreezeData",
+            ],
             path: "fuzz/BreezeFuzz"),
         .executableTarget(name: "breeze-fuzz", dependencies: ["BreezeFuzz"], path: "fuzz/breeze-fuzz"),
 

@@ -108,7 +108,7 @@ public actor Daemon {
                     climate: ClimateClient(http: http, archive: endpoints.archive, forecast: endpoints.forecast)),
                 cache: DataCache(folder: configuration.cacheDirectory), configuration: pipelineConfiguration,
                 log: { log.notice($0) }, publish: { publisher.send($0) })
-            geocoding = GeocodingClient(http: HTTPClient(userAgent: "breezed/\(Self.release)", timeout: 4), base: endpoints.geocoding)
+            geocoding = GeocodingClient(http: HTTPClient(userAgent: "breezed/\(Self.release)", timeout: 4, deadline: 8), base: endpoints.geocoding)
             nominatim = configuration.onlineReverseGeocoding
                 ? NominatimClient(http: HTTPClient(userAgent: "breezed/\(Self.release) (Linux location daemon)"), base: endpoints.nominatim)
                 : nil

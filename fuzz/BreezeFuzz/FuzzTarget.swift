@@ -23,6 +23,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case dbus
     /// Lines from breezed, as breezectl renders them for each command.
     case breezectl
+    /// Web answers, each through its decoder: Open-Meteo air quality, pollen, archive and forecast, geocoding;
+    /// Google Pollen; Nominatim.
+    case airQuality = "air-quality"
+    case openMeteoPollen = "open-meteo-pollen"
+    case googlePollen = "google-pollen"
+    case climateDays = "climate-days"
+    case geocoding
+    case nominatim
+    /// A data cache file, read as each dataset's entry.
+    case cache = "data-cache"
 
     /// Feeds one input. `root` is the repository (for the places index).
     public func run(_ bytes: UnsafeRawBufferPointer, root: String) {
@@ -33,6 +43,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .gpsd: GPSDFuzzing.feed(Array(bytes))
         case .dbus: DBusFuzzing.feed(Array(bytes))
         case .breezectl: ReplyFuzzing.feed(Array(bytes))
+        case .airQuality: WebFuzzing.air(Array(bytes))
+        case .openMeteoPollen: WebFuzzing.openMeteoPollen(Array(bytes))
+        case .googlePollen: WebFuzzing.googlePollen(Array(bytes))
+        case .climateDays: WebFuzzing.climateDays(Array(bytes))
+        case .geocoding: WebFuzzing.geocoding(Array(bytes))
+        case .nominatim: WebFuzzing.nominatim(Array(bytes))
+        case .cache: WebFuzzing.cache(Array(bytes))
         }
     }
 
