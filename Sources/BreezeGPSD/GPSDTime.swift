@@ -1,3 +1,5 @@
+import BreezeCore
+
 /// A receiver's time as gpsd writes it ("2017-07-19T08:50:00.800Z"), exact to the nanosecond so that two reports
 /// of one epoch compare equal.
 struct GPSDTime: Comparable, Hashable, Sendable, CustomStringConvertible {
@@ -27,9 +29,12 @@ struct GPSDTime: Comparable, Hashable, Sendable, CustomStringConvertible {
         guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
             let year = field(0, 4), let month = field(5, 2), let day = field(8, 2), let hour = field(11, 2),
             let minute = field(14, 2), let second = field(17, 2),
-            (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day), hour < 24,
-            minute < 60, second <= 60
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
+        // A day that does not exist (30 February) does not survive the round trip through the day count.
+        let date = CivilDate(year: year, month: month, day: day)
+        let days = date.daysSince1970
+        guard CivilDate(daysSince1970: days) == date else { return nil }
         var nanoseconds = 0
         let fraction = bytes[19..<bytes.count - 1]
         if !fraction.isEmpty {
@@ -39,7 +44,6 @@ struct GPSDTime: Comparable, Hashable, Sendable, CustomStringConvertible {
             nanoseconds = digits
             for _ in fraction.count - 1..<9 { nanoseconds *= 10 }
         }
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
         self.seconds = Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
         self.nanoseconds = Int32(nanoseconds)
     }
@@ -60,23 +64,5 @@ struct GPSDTime: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         "\(seconds).\(String(String(nanoseconds + 1_000_000_000).dropFirst()))"
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
