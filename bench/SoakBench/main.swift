@@ -263,7 +263,7 @@ func soak() async throws {
     let statusAfterLoad = breezectlRun(["status"], socket: socket)
 
     // SIGTERM, and how breezed ends.
-    var ending = "still running 10 s after SIGTERM (killed)"
+    var ending = "was still running 10 s after SIGTERM (then killed)"
     daemon.terminate()
     let termLimit = ContinuousClock.now + .seconds(10)
     while daemon.isRunning, ContinuousClock.now < termLimit { usleep(10_000) }
