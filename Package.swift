@@ -82,6 +82,11 @@ let package = Package(
             path: "bench/DaemonBench"
         ),
         .executableTarget(
+            name: "soak-bench",
+            dependencies: ["BreezeTestSupport"],
+            path: "bench/SoakBench"
+        ),
+        .executableTarget(
             name: "gpsd-idle-bench",
             dependencies: ["BreezeGPSD", "BreezeTestSupport"],
             path: "bench/GPSDIdle"
