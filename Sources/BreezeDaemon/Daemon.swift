@@ -108,7 +108,14 @@ public actor Daemon {
                     climate: ClimateClient(http: http, archive: endpoints.archive, forecast: endpoints.forecast)),
                 cache: DataCache(folder: configuration.cacheDirectory), configuration: pipelineConfiguration,
                 log: { log.notice($0) }, publish: { publisher.send($0) })
-            geocoding = GeocodingClient(http: HTTPClient(userAgent: "breezed/\(Self.release)", timeout: 4, deadline: 8), base: endpoints.geocoding)
+            // Online search answers people typing: a few at once, and a budget of its own so that a flood of
+            // searches neither queues without end nor spends the data's requests.
+            let searchBudget = RequestBudget(limits: .init(perMinute: 60, perHour: 1_000, perDay: 5_000))
+            geocoding = GeocodingClient(
+                http: HTTPClient(
+                    userAgent: "breezed/\(Self.release)", timeout: 4, deadline: 8, budget: searchBudget,
+                    maximumInFlight: 2),
+                base: endpoints.geocoding)
             nominatim = configuration.onlineReverseGeocoding
                 ? NominatimClient(http: HTTPClient(userAgent: "breezed/\(Self.release) (Linux location daemon)"), base: endpoints.nominatim)
                 : nil

@@ -24,6 +24,10 @@ public final class HTTPClient: Sendable {
     /// Seconds a request may take from start to the end of its body, however steadily it progresses.
     public let deadline: Double
     public let budget: RequestBudget?
+    /// Requests at once; one more fails at once with `overBudget` instead of queueing behind them in URLSession,
+    /// which would hold each one's memory for as long as the backlog takes (a flood of searches grew it by gigabytes).
+    public let maximumInFlight: Int
+    private let inFlight = Mutex(0)
     private let session: URLSession
     private let transfers: TransferDelegate
 
@@ -34,10 +38,12 @@ public final class HTTPClient: Sendable {
     ///     value that is not a positive number of seconds up to a day means 30.
     ///   - maximumBodySize: bytes; a larger body fails with `tooLarge`, and its transfer is abandoned.
     ///   - budget: every request is admitted by it first; nil admits all.
+    ///   - maximumInFlight: requests at once (at least 1).
     public init(
         userAgent: String, timeout: Double = 20, deadline: Double = 30, maximumBodySize: Int = 4 << 20,
-        budget: RequestBudget? = nil
+        budget: RequestBudget? = nil, maximumInFlight: Int = 16
     ) {
+        self.maximumInFlight = max(1, maximumInFlight)
         self.maximumBodySize = maximumBodySize
         self.deadline = deadline.isFinite && deadline > 0 && deadline <= 86_400 ? deadline : 30
         self.budget = budget
@@ -59,6 +65,13 @@ public final class HTTPClient: Sendable {
     /// cap throw. Cancelling the calling task cancels the transfer.
     public func get(_ url: URL) async throws(WebError) -> Response {
         if Task.isCancelled { throw WebError(.transport, "cancelled") }
+        let admitted = inFlight.withLock { count in
+            guard count < maximumInFlight else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { throw WebError(.overBudget, "\(maximumInFlight) requests are already under way") }
+        defer { inFlight.withLock { $0 -= 1 } }
         try budget?.admit()
         let task = session.dataTask(with: url)
         let timer = Task { [transfers, deadline] in

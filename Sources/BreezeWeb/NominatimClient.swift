@@ -11,6 +11,8 @@ public actor NominatimClient {
     private var cache: [String: Place?] = [:]
     private var cacheOrder: [String] = []
     private let cacheLimit = 512
+    /// The longest a request waits for its turn under the once-a-second rule.
+    private let maximumWait = Duration.seconds(5)
 
     public init(http: HTTPClient, base: URL, minimumInterval: Duration = .seconds(1)) {
         self.http = http
@@ -28,6 +30,11 @@ public actor NominatimClient {
         // slot before suspending).
         let clock = ContinuousClock()
         let slot = lastRequest.map { max(clock.now, $0 + minimumInterval) } ?? clock.now
+        // Places arriving faster than one a second would otherwise queue here without end: past a short wait, the
+        // offline name stands.
+        guard clock.now.duration(to: slot) <= maximumWait else {
+            throw WebError(.overBudget, "Nominatim is asked at most once a second; this place waits its turn no longer")
+        }
         lastRequest = slot
         do {
             try await clock.sleep(until: slot)

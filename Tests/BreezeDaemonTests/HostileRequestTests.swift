@@ -113,4 +113,24 @@ struct HostileRequestTests {
         withExtendedLifetime(holders) {}  // both slots stay taken until here
         await daemon.stop()
     }
+
+    /// Out of descriptors when the socket thread's epoll is made: the daemon says so and exits 1, never a trap.
+    /// (Below six, the runtime's own dispatch queue cannot start: no program of this toolchain can run there.)
+    @Test(arguments: [6])
+    func tooFewDescriptorsToStartIsAnErrorNotACrash(limit: Int) async throws {
+        let wrapper = """
+            import os, resource, signal, sys
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (\(limit), \(limit)))
+            os.execv(sys.argv[1], sys.argv[1:])
+            """
+        let daemon = try await BreezedProcess(
+            ["--no-gpsd", "--no-geoclue", "--offline"], wrapper: wrapper, waitForSocket: false)
+        let status = await daemon.exitStatus(timeout: 20)
+        if status == nil { await daemon.stop() }
+        #expect(daemon.process.terminationReason == .exit, "ended by a signal: \(daemon.log())")
+        #expect(status == 1, "\(daemon.log())")
+        #expect(daemon.log().contains("Too many open files"), "\(daemon.log())")
+    }
 }
