@@ -144,6 +144,8 @@ public actor Daemon {
         var serverConfiguration = SocketServer.Configuration()
         serverConfiguration.release = Self.release
         serverConfiguration.maximumClients = configuration.maximumClients
+        // Quiet again after requests: the index pages they read go back too (searches touch megabytes of it).
+        serverConfiguration.onIdle = { [index] in index.releaseResidentPages() }
         // Without a configured group, the daemon's own group is trusted ("breeze" under the unit), unless that is root's.
         serverConfiguration.trust = TrustPolicy(
             groupID: configuration.socketGroupID ?? (getgid() != 0 ? getgid() : nil))

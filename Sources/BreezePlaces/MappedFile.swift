@@ -42,6 +42,14 @@ final class MappedFile: Sendable {
         isMapped = false
     }
 
+    /// Drops the pages of the file this process has touched from its resident memory; the next read faults them
+    /// back in from the page cache. Safe while others read: the mapping is private and never written, so a dropped
+    /// page comes back as it was. Wraps `madvise(MADV_DONTNEED)`.
+    func releaseResidentPages() {
+        guard isMapped else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), count, MADV_DONTNEED)
+    }
+
     deinit {
         if isMapped {
             munmap(UnsafeMutableRawPointer(mutating: base), count)

@@ -36,6 +36,12 @@ public final class PlacesIndex: Sendable {
         try self.init(file: MappedFile(bytes: bytes), path: name)
     }
 
+    /// Gives back the resident memory of the pages lookups and searches have read (they are read again from the page
+    /// cache when next needed): for when the daemon goes quiet after a burst of requests.
+    public func releaseResidentPages() {
+        file.releaseResidentPages()
+    }
+
     init(file: MappedFile, path: String) throws(PlacesIndexError) {
         self.file = file
         self.path = path

@@ -25,32 +25,40 @@ public struct LineFramer: Sendable {
     /// Whether a line has begun and not ended: bytes held, or an overlong line being skipped (which holds none).
     public var isInsideLine: Bool { !buffer.isEmpty || discarding }
 
-    /// Feeds bytes; returns the lines they complete, in order.
+    /// Feeds bytes; returns the lines they complete, in order. Works a line at a time, not a byte at a time: a line
+    /// that arrives whole is read where it lies, without being copied into the buffer first.
     public mutating func push(_ bytes: some Collection<UInt8>) -> [Output] {
+        let bytes = Array(bytes)
         var outputs: [Output] = []
-        for byte in bytes {
-            if byte == 0x0A {
-                if discarding {
-                    discarding = false
-                } else {
-                    outputs.append(finishLine())
-                }
-                buffer.removeAll(keepingCapacity: buffer.count <= 4_096)
-                continue
-            }
-            if discarding { continue }
-            buffer.append(byte)
-            if buffer.count > maximumLength {
+        var rest = bytes[...]
+        while let newline = rest.firstIndex(of: 0x0A) {
+            let part = rest[..<newline]
+            rest = rest[(newline + 1)...]
+            if discarding {
+                discarding = false
+            } else if buffer.count + part.count > maximumLength {
                 outputs.append(.tooLong)
-                buffer.removeAll()
-                discarding = true
+            } else if buffer.isEmpty {
+                outputs.append(Self.line(part))
+            } else {
+                buffer.append(contentsOf: part)
+                outputs.append(Self.line(buffer[...]))
             }
+            buffer.removeAll(keepingCapacity: buffer.count <= 4_096)
+        }
+        guard !discarding, !rest.isEmpty else { return outputs }
+        if buffer.count + rest.count > maximumLength {
+            outputs.append(.tooLong)
+            buffer.removeAll()
+            discarding = true
+        } else {
+            buffer.append(contentsOf: rest)
         }
         return outputs
     }
 
-    private func finishLine() -> Output {
-        var bytes = buffer[...]
+    private static func line(_ line: ArraySlice<UInt8>) -> Output {
+        var bytes = line
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else { return .invalidText }
         return .line(text)

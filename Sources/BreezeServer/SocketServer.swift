@@ -36,8 +36,10 @@ public final class SocketServer: Sendable {
         /// eight handlers of each of 1,024 clients is still a bounded amount of work.
         public var maximumRequestsInFlight = 8
         /// Replies waiting at which the server stops reading a client's requests (below `maximumQueuedReplies`, so
-        /// a client that pipelines and reads slowly is held back by its socket instead of cut off).
-        public var replyHighWater = 64
+        /// a client that pipelines and reads slowly is held back by its socket instead of cut off). Small: what waits
+        /// here is the daemon's memory (beyond what the client's socket buffer takes), and every client may do it;
+        /// 16 replies of a few KiB each, times 1,024 clients, stays within tens of MiB.
+        public var replyHighWater = 16
         /// Seconds a client may hold a line begun and not ended; then it gets `slow-client` and is closed. A client
         /// that has begun no line (a watcher) waits as long as it likes.
         public var partialLineTimeout = 60.0
@@ -47,8 +49,10 @@ public final class SocketServer: Sendable {
         public var maximumRefused = 64
         /// Seconds a refused connection is kept for its client to read the refusal, if it does not close first.
         public var refusedLinger = 5.0
-        /// Bytes held by clients that left after which the server hands freed heap back to the system.
-        public var trimThreshold = 1 << 20
+        /// Seconds without socket events, after some, before the freed heap goes back to the system.
+        public var trimAfterIdle = 2.0
+        /// Called on the socket thread at that moment too, for the owner's own memory to give back.
+        public var onIdle: (@Sendable () -> Void)?
         public var trust = TrustPolicy()
         /// Classes in the order a snapshot lists them.
         public var snapshotOrder = ["PERMISSION", "LOCATION", "AIR", "POLLEN", "CLIMATE"]
@@ -111,12 +115,6 @@ public final class SocketServer: Sendable {
         var hasOutput: Bool { written < writing.count || !replies.isEmpty || !updates.isEmpty }
         var hasHeld: Bool { heldNext < held.count }
 
-        /// Bytes this client holds in its queues and buffers.
-        var heldBytes: Int {
-            writing.count + replies.reduce(0) { $0 + $1.count } + updates.reduce(0) { $0 + $1.bytes.count }
-                + framer.pendingCount
-        }
-
         enum Offer {
             case notWatching, sent, queued, gone
         }
@@ -171,8 +169,6 @@ public final class SocketServer: Sendable {
         /// The clients with a line begun and not ended: watched for `partialLineTimeout`.
         var midLine: Set<Int32> = []
         var refused: [Refused] = []
-        /// Bytes held by clients removed since the heap was last trimmed.
-        var freedSinceTrim = 0
         var nextID = 1
         /// The newest object of each class: (precise, for trusted peers; as others see it).
         var latest: [String: (trusted: [UInt8], others: [UInt8])] = [:]
@@ -338,9 +334,27 @@ public final class SocketServer: Sendable {
         poller.add(wakeup.readEnd)
         poller.add(listener.fd)
         var timed = false
+        // After a burst of work, once the socket has been quiet for `trimAfterIdle`: glibc keeps what was freed (in
+        // every thread's arena, the request handlers' too) for reuse; it goes back to the system then. One wake-up
+        // after activity; none while nothing happens.
+        var trimDue: ContinuousClock.Instant?
+        let trimDelay = Duration.milliseconds(Int(configuration.trimAfterIdle * 1000))
         while state.withLock({ $0.running }) {
             // While a deadline is pending (a stall, a line begun, a refusal), wake at least four times a second.
-            for event in poller.wait(timeoutMilliseconds: timed ? 250 : -1) {
+            var timeout: Int32 = timed ? 250 : -1
+            if let trimDue {
+                let left = max(0, ContinuousClock.now.duration(to: trimDue).components.seconds * 1000 + 1)
+                timeout = timeout < 0 ? Int32(clamping: left) : min(timeout, Int32(clamping: left))
+            }
+            let events = poller.wait(timeoutMilliseconds: timeout)
+            if events.isEmpty, let due = trimDue, ContinuousClock.now >= due {
+                configuration.onIdle?()
+                _ = malloc_trim(0)
+                trimDue = nil
+            } else if !events.isEmpty {
+                trimDue = .now + trimDelay
+            }
+            for event in events {
                 if event.fd == wakeup.readEnd {
                     wakeup.drain()
                 } else if event.fd == listener.fd {
@@ -425,7 +439,9 @@ public final class SocketServer: Sendable {
 
     /// Reads what the client sent, unless it is held back, and takes up its lines as far as its limits allow.
     private func readFrom(_ fd: Int32) {
-        var buffer = [UInt8](repeating: 0, count: 16_384)
+        // 4 KiB a read: a client held back at its limits gets only this much framed before it waits (a client that
+        // floods requests costs no more than that), while a line or a few fit in one read for everyone else.
+        var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
@@ -706,21 +722,15 @@ public final class SocketServer: Sendable {
 
     /// Forgets a client: cancels its handlers, frees its queues, closes its descriptor. Socket thread only.
     private func remove(_ fd: Int32) {
-        let (removed, trim) = state.withLock { state -> (Client?, Bool) in
+        let removed = state.withLock { state -> Client? in
             state.pending.remove(fd)
             state.blocked.remove(fd)
             state.midLine.remove(fd)
-            guard let removed = state.clients.removeValue(for: fd) else { return (nil, false) }
-            state.freedSinceTrim += removed.heldBytes
-            guard state.freedSinceTrim >= configuration.trimThreshold else { return (removed, false) }
-            state.freedSinceTrim = 0
-            return (removed, true)
+            return state.clients.removeValue(for: fd)
         }
         guard let removed else { return }
         for task in removed.tasks.values { task.cancel() }
         close(fd)
-        // glibc keeps freed memory for reuse; once clients that held much have gone, it goes back to the system.
-        if trim { _ = malloc_trim(0) }
     }
 
     /// Sends what each client still has waiting (as far as its socket takes it without waiting), then the goodbye
