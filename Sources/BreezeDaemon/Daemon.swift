@@ -176,8 +176,21 @@ public actor Daemon {
             for await event in location.events { self.locationEvent(event) }
         }
         let noticesTask = Task { [location, logger] in
+            // A broken gpsd can send nothing else: one line per interval, with how many were left out since.
+            let interval = Duration.seconds(10)
+            var lastLogged: ContinuousClock.Instant?
+            var suppressed = 0
             for await notice in location.notices {
-                logger.warning("location.rejected", ["source": notice.source.rawValue, "reason": notice.message])
+                let now = ContinuousClock.now
+                if let lastLogged, now - lastLogged < interval {
+                    suppressed += 1
+                    continue
+                }
+                lastLogged = now
+                logger.warning("location.rejected", [
+                    "source": notice.source.rawValue, "reason": notice.message, "suppressed": suppressed,
+                ])
+                suppressed = 0
             }
         }
         let watchdogTask = Task { [systemd] in

@@ -338,6 +338,7 @@ public final class SocketServer: Sendable {
         // every thread's arena, the request handlers' too) for reuse; it goes back to the system then. One wake-up
         // after activity; none while nothing happens.
         var trimDue: ContinuousClock.Instant?
+        var lastTrim = ContinuousClock.now
         let trimDelay = Duration.milliseconds(Int(configuration.trimAfterIdle * 1000))
         while state.withLock({ $0.running }) {
             // While a deadline is pending (a stall, a line begun, a refusal), wake at least four times a second.
@@ -347,12 +348,20 @@ public final class SocketServer: Sendable {
                 timeout = timeout < 0 ? Int32(clamping: left) : min(timeout, Int32(clamping: left))
             }
             let events = poller.wait(timeoutMilliseconds: timeout)
-            if events.isEmpty, let due = trimDue, ContinuousClock.now >= due {
+            let now = ContinuousClock.now
+            if events.isEmpty, let due = trimDue, now >= due {
                 configuration.onIdle?()
                 _ = malloc_trim(0)
                 trimDue = nil
+                lastTrim = now
             } else if !events.isEmpty {
-                trimDue = .now + trimDelay
+                trimDue = now + trimDelay
+                // Never quiet (a client polling all the time): trim now and then all the same.
+                if now - lastTrim > trimDelay * 5 {
+                    configuration.onIdle?()
+                    _ = malloc_trim(0)
+                    lastTrim = now
+                }
             }
             for event in events {
                 if event.fd == wakeup.readEnd {
