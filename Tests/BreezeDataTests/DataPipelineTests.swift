@@ -125,7 +125,7 @@ import Testing
         #expect(times.count == 4)
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         // Backoff 0.2, 0.4, 0.8 s (no jitter in this test): never sooner; later only by what a loaded machine adds
-        // (the bound still fails a backoff ten times too long).
+        // (the last step still fails a backoff ten times too long).
         for (gap, expected) in zip(gaps, [0.2, 0.4, 0.8]) {
             #expect(gap >= expected * 0.95 && gap < expected * 4 + 3, "gaps \(gaps)")
         }
