@@ -344,7 +344,9 @@ public final class SocketServer: Sendable {
             // While a deadline is pending (a stall, a line begun, a refusal), wake at least four times a second.
             var timeout: Int32 = timed ? 250 : -1
             if let trimDue {
-                let left = max(0, ContinuousClock.now.duration(to: trimDue).components.seconds * 1000 + 1)
+                // Whole milliseconds, rounded up: rounded down, the last one would be waited for in 0 ms turns.
+                let (seconds, attoseconds) = ContinuousClock.now.duration(to: trimDue).components
+                let left = max(0, seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
                 timeout = timeout < 0 ? Int32(clamping: left) : min(timeout, Int32(clamping: left))
             }
             let events = poller.wait(timeoutMilliseconds: timeout)
