@@ -8,9 +8,6 @@ import Foundation
 /// The commands the socket server hands to the daemon: search, select, here, saved, popular, location, refresh,
 /// lookup.
 extension Daemon {
-    /// The most results a `search` answers with (its `limit`).
-    static let maximumSearchResults = 50
-
     func handle(_ request: ProtocolRequest, from peer: SocketServer.Peer) async -> [JSONValue] {
         await handle(request, peerUID: peer.credentials?.uid)
     }
@@ -18,6 +15,7 @@ extension Daemon {
     /// Answers a request in process, as the socket server does for a peer with user id `peerUID` that may change
     /// state (the server has checked that). For tests and the fuzzer.
     public func handle(_ request: ProtocolRequest, peerUID: UInt32?) async -> [JSONValue] {
+        if let answer = reads.answerNow(request) { return answer.map { ProtocolMessage.reply($0, id: request.id) } }
         do throws(ProtocolError) {
             let reply = try await answer(request, peerUID: peerUID)
             return [ProtocolMessage.reply(reply, id: request.id)]
@@ -29,21 +27,9 @@ extension Daemon {
     private func answer(_ request: ProtocolRequest, peerUID: UInt32?) async throws(ProtocolError) -> JSONValue {
         switch request.command {
         case .search:
-            let query = try request.string("query")
-            let limit = try request.integer("limit", default: 10, in: 1...Self.maximumSearchResults)
-            return try await search(query, limit: limit)
-        case .lookup:
-            let latitude = try request.number("latitude")
-            let longitude = try request.number("longitude")
-            guard let coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude) else {
-                throw ProtocolError(.badArgument, "latitude must be within ±90 and longitude within ±180")
-            }
-            guard let match = geocoder.place(for: coordinate) else {
-                throw ProtocolError(.notFound, "no place in the index")
-            }
-            return ProtocolMessage.place(match.place, distance: match.distance)
-        case .popular:
-            return Self.places(PopularCities.resolve(with: citySearch).map(\.place), extra: [])
+            return try await reads.search(request)
+        case .lookup, .popular:
+            throw ProtocolError(.internal, "answered from the read-only view")
         case .select:
             let place = try resolve(request)
             try change { $0.selected = place }
@@ -74,7 +60,7 @@ extension Daemon {
             case let other:
                 throw ProtocolError(.badArgument, "saved action must be list, add or remove, not \"\(other)\"")
             }
-            return Self.places(state.saved, extra: [("class", .string("SAVED"))])
+            return ReadOnlyRequests.places(state.saved, extra: [("class", .string("SAVED"))])
         case .location:
             guard case .bool(let enabled)? = request.body["enabled"] else {
                 throw ProtocolError(.badArgument, "location needs \"enabled\": true or false")
@@ -110,6 +96,7 @@ extension Daemon {
             throw ProtocolError(.badArgument, error.message)
         }
         state = changed
+        reads.savedCities = changed.saved
     }
 
     private func locationReply() -> JSONValue {
@@ -138,39 +125,7 @@ extension Daemon {
     }
 
     private func place(id: Int) throws(ProtocolError) -> Place {
-        if let position = index.placeIndex(geonameID: id), let place = index.place(at: position) { return place }
-        if let known = recentOnline[id] { return known }
-        throw ProtocolError(.notFound, "no city with id \(id)")
-    }
-
-    private func search(_ query: String, limit: Int) async throws(ProtocolError) -> JSONValue {
-        let trimmed = query.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count >= CitySearch.minimumQueryLength else {
-            throw ProtocolError(.badArgument, "a search needs at least \(CitySearch.minimumQueryLength) characters")
-        }
-        var places = citySearch.search(trimmed, limit: limit).map(\.place)
-        var online = "off"
-        if let geocoding {
-            do throws(WebError) {
-                let found = try await geocoding.search(trimmed, count: limit)
-                online = "ok"
-                for place in found where !places.contains(where: { $0.id == place.id }) {
-                    recentOnline[place.id] = place
-                    if places.count < limit { places.append(place) }
-                }
-            } catch {
-                online = "failed: \(error.code.rawValue)"
-            }
-        }
-        return Self.places(places, extra: [("query", .string(trimmed)), ("online", .string(online))])
-    }
-
-    static func places(_ places: [Place], extra: [(String, JSONValue)]) -> JSONValue {
-        var members: [(String, JSONValue)] = [("class", .string("PLACES"))]
-        for (key, value) in extra {
-            if key == "class" { members[0] = (key, value) } else { members.append((key, value)) }
-        }
-        members.append(("places", .array(places.map { ProtocolMessage.place($0, distance: nil) })))
-        return .object(members)
+        guard let place = reads.place(id: id) else { throw ProtocolError(.notFound, "no city with id \(id)") }
+        return place
     }
 }

@@ -42,8 +42,8 @@ public actor Daemon {
     var publishedLocation: JSONValue?
     /// LOCATION at most four times a second, however fast positions or permission changes arrive.
     var locationPacer = PublishPacer(interval: .milliseconds(250))
-    /// Places met in online search results, so that `select` can take their ids.
-    var recentOnline: [Int: Place] = [:]
+    /// The requests that only read, answered without the actor.
+    let reads: ReadOnlyRequests
     /// Nominatim's names for places named offline, by the offline place's id.
     var onlineNames: [Int: Place] = [:]
     var statusLine = (place: "", source: "", aqi: "")
@@ -120,6 +120,7 @@ public actor Daemon {
                 ? NominatimClient(http: HTTPClient(userAgent: "breezed/\(Self.release) (Linux location daemon)"), base: endpoints.nominatim)
                 : nil
         }
+        reads = ReadOnlyRequests(index: index, geocoding: geocoding, saved: state.saved)
     }
 
     /// Runs until SIGTERM or SIGINT; SIGHUP reloads the configuration. Returns the exit status.
@@ -151,9 +152,10 @@ public actor Daemon {
             groupID: configuration.socketGroupID ?? (getgid() != 0 ? getgid() : nil))
         let server: SocketServer
         do {
-            server = try SocketServer(listener: listener, configuration: serverConfiguration) { [self] request, peer in
-                await self.handle(request, from: peer)
-            }
+            server = try SocketServer(
+                listener: listener, configuration: serverConfiguration,
+                handler: { [self] request, peer in await self.handle(request, from: peer) },
+                immediate: { [reads] request, _ in reads.answerNow(request) })
         } catch {
             logger.error("socket.failed", ["path": configuration.socketPath, "error": error])
             return 1

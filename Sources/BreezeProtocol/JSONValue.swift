@@ -92,6 +92,15 @@ public enum JSONValue: Hashable, Sendable {
 
     static func quote(_ text: String, into out: inout String) {
         out += "\""
+        // Most text needs no escape: appended whole, not a scalar at a time (which costs most of encoding a reply).
+        // 0xE2 leads U+2028 and U+2029 (and other characters, which then take the slow path, still correct).
+        var text = text
+        let plain = text.withUTF8 { bytes in !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 } }
+        if plain {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -12,49 +12,80 @@ public struct LineFramer: Sendable {
     }
 
     public let maximumLength: Int
+    /// Bytes appended and not yet taken out as lines; `start` is where the next line begins.
     private var buffer: [UInt8] = []
+    private var start = 0
+    /// No newline lies in `buffer[start..<scanned]`: where the search for the next one resumes.
+    private var scanned = 0
+    /// Skipping an overlong line (already reported) up to its newline.
     private var discarding = false
 
     public init(maximumLength: Int = 65_536) {
         self.maximumLength = maximumLength
     }
 
-    /// Bytes held for a line not yet complete.
-    public var pendingCount: Int { buffer.count }
+    /// Bytes held: lines not yet taken out, and a line not yet complete.
+    public var pendingCount: Int { buffer.count - start }
 
-    /// Whether a line has begun and not ended: bytes held, or an overlong line being skipped (which holds none).
-    public var isInsideLine: Bool { !buffer.isEmpty || discarding }
+    /// Whether a line has begun and not ended: the bytes held end mid-line, or an overlong line is being skipped
+    /// (which holds none).
+    public var isInsideLine: Bool { discarding || (buffer.count > start && buffer.last != 0x0A) }
 
-    /// Feeds bytes; returns the lines they complete, in order. Works a line at a time, not a byte at a time: a line
-    /// that arrives whole is read where it lies, without being copied into the buffer first.
+    /// Feeds bytes; returns the lines they complete, in order.
     public mutating func push(_ bytes: some Collection<UInt8>) -> [Output] {
-        let bytes = Array(bytes)
+        append(bytes)
         var outputs: [Output] = []
-        var rest = bytes[...]
-        while let newline = rest.firstIndex(of: 0x0A) {
-            let part = rest[..<newline]
-            rest = rest[(newline + 1)...]
+        while let output = next() { outputs.append(output) }
+        return outputs
+    }
+
+    /// Keeps bytes without framing them: `next()` takes lines out one at a time, so that a reader that takes up
+    /// only some of them (a server holding a client back) frames no more than it uses.
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        if start > 0 {
+            buffer.removeFirst(start)
+            scanned -= start
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next line complete in what was appended (or the report of one too long or not text), or nil when no
+    /// more is complete. A line longer than the limit is reported once, as soon as it is, and skipped to its
+    /// newline.
+    public mutating func next() -> Output? {
+        while true {
+            guard let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) else {
+                scanned = buffer.count
+                if discarding {
+                    forget(upTo: buffer.count)
+                } else if buffer.count - start > maximumLength {
+                    forget(upTo: buffer.count)
+                    discarding = true
+                    return .tooLong
+                }
+                return nil
+            }
+            let part = buffer[start..<newline]
+            forget(upTo: newline + 1)
             if discarding {
                 discarding = false
-            } else if buffer.count + part.count > maximumLength {
-                outputs.append(.tooLong)
-            } else if buffer.isEmpty {
-                outputs.append(Self.line(part))
-            } else {
-                buffer.append(contentsOf: part)
-                outputs.append(Self.line(buffer[...]))
+                continue
             }
-            buffer.removeAll(keepingCapacity: buffer.count <= 4_096)
+            return part.count > maximumLength ? .tooLong : Self.line(part)
         }
-        guard !discarding, !rest.isEmpty else { return outputs }
-        if buffer.count + rest.count > maximumLength {
-            outputs.append(.tooLong)
-            buffer.removeAll()
-            discarding = true
+    }
+
+    /// Drops `buffer[..<end]`: taken out or skipped.
+    private mutating func forget(upTo end: Int) {
+        if end >= buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 4_096)
+            start = 0
+            scanned = 0
         } else {
-            buffer.append(contentsOf: rest)
+            start = end
+            scanned = max(scanned, end)
         }
-        return outputs
     }
 
     private static func line(_ line: ArraySlice<UInt8>) -> Output {

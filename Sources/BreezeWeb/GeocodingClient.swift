@@ -11,6 +11,9 @@ public struct GeocodingClient: Sendable {
         self.base = base
     }
 
+    /// Whether a search started now would be sent (see `HTTPClient.canStartNow`).
+    public var canSearchNow: Bool { http.canStartNow }
+
     /// Up to `count` places matching `name`; none when the API has no match (it then leaves out `results`).
     public func search(_ name: String, count: Int = 10) async throws(WebError) -> [Place] {
         let url = WebEndpoints.url(base, "/v1/search", [

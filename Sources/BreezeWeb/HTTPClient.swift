@@ -61,6 +61,12 @@ public final class HTTPClient: Sendable {
         session.invalidateAndCancel()
     }
 
+    /// Whether a request started now would be sent: a slot is free and the budget has room. A hint (another
+    /// request may take the slot first), for callers that would rather answer without the web than be refused.
+    public var canStartNow: Bool {
+        inFlight.withLock { $0 < maximumInFlight } && budget?.hasRoom != false
+    }
+
     /// Fetches `url`. Any HTTP status is an answer; only transport failures, timeouts, the deadline and the size
     /// cap throw. Cancelling the calling task cancels the transfer.
     public func get(_ url: URL) async throws(WebError) -> Response {

@@ -41,20 +41,7 @@ public final class RequestBudget: Sendable {
     func admit() throws(WebError) {
         let time = now()
         let wait = state.withLock { state -> Double? in
-            if let expired = state.sent.firstIndex(where: { $0 > time - 86_400 }) {
-                state.sent.removeFirst(expired)
-            } else {
-                state.sent.removeAll()
-            }
-            var wait = 0.0
-            for (window, cap) in [(60.0, limits.perMinute), (3_600, limits.perHour), (86_400, limits.perDay)] {
-                let inWindow = state.sent.reversed().prefix { $0 > time - window }.count
-                if inWindow >= cap {
-                    // The oldest request in the window must leave it first.
-                    let oldest = state.sent[state.sent.count - cap]
-                    wait = max(wait, oldest + window - time)
-                }
-            }
+            let wait = Self.wait(&state, at: time, limits)
             if wait > 0 { return wait }
             state.sent.append(time)
             state.total += 1
@@ -64,5 +51,30 @@ public final class RequestBudget: Sendable {
             throw WebError(.overBudget, "request budget spent; the next request may go in \(Int(wait.rounded(.up))) s",
                 retryAfter: wait)
         }
+    }
+
+    /// Whether a request would be admitted now (none is counted).
+    public var hasRoom: Bool {
+        let time = now()
+        return state.withLock { Self.wait(&$0, at: time, limits) <= 0 }
+    }
+
+    /// Seconds until a request may go (0: now), forgetting sends older than a day.
+    private static func wait(_ state: inout State, at time: Double, _ limits: Limits) -> Double {
+        if let expired = state.sent.firstIndex(where: { $0 > time - 86_400 }) {
+            state.sent.removeFirst(expired)
+        } else {
+            state.sent.removeAll()
+        }
+        var wait = 0.0
+        for (window, cap) in [(60.0, limits.perMinute), (3_600, limits.perHour), (86_400, limits.perDay)] {
+            let inWindow = state.sent.reversed().prefix { $0 > time - window }.count
+            if inWindow >= cap {
+                // The oldest request in the window must leave it first.
+                let oldest = state.sent[state.sent.count - cap]
+                wait = max(wait, oldest + window - time)
+            }
+        }
+        return wait
     }
 }

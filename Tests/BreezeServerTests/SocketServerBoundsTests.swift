@@ -243,7 +243,9 @@ final class Gate: Sendable {
             clients.append(client)
         }
         let waiting = EventRecorder<Int>()
-        #expect(await waiting.wait(timeout: 30) { _ in live.server.requestsInFlight == 100 * 8 })
+        // At most the server's handlers at once, over all clients; the rest wait unread.
+        let handlers = SocketServer.Configuration().maximumHandlersInFlight
+        #expect(await waiting.wait(timeout: 30) { _ in live.server.requestsInFlight == handlers })
         gate.open()
         // Each client now gets replies until its socket and its queue are full, and is held back there.
         #expect(await waiting.wait(timeout: 60) { _ in live.server.requestsInFlight == 0 })
@@ -253,5 +255,94 @@ final class Gate: Sendable {
         let after = ProcessMemory.residentBytes()
         print("server.memory before=\(before >> 20) MB loaded=\(loaded >> 20) MB after=\(after >> 20) MB")
         #expect(loaded - before < 256 << 20)
+    }
+
+    /// Clients together never have more than `maximumHandlersInFlight` requests with the handler; the others wait
+    /// unread, while requests the server answers itself still get through, and all are answered once it frees up.
+    @Test func handlersInFlightAreBoundedOverAllClients() async throws {
+        let gate = Gate()
+        let live = try LiveServer(configure: { $0.maximumHandlersInFlight = 4 }) { _, _ in
+            await gate.wait()
+            return [.object([("class", .string("OK"))])]
+        }
+        var clients: [TestClient] = []
+        for _ in 0..<3 {
+            let client = try #require(live.client())
+            _ = await client.next()  // VERSION
+            client.send((1...4).map { "{\"command\":\"refresh\",\"id\":\($0)}\n" }.joined())
+            clients.append(client)
+        }
+        let waiting = EventRecorder<Int>()
+        #expect(await waiting.wait(timeout: 10) { _ in live.server.requestsInFlight == 4 })
+        // A fourth client's `version` is answered while the twelve requests wait; the handlers stay at four.
+        let other = try #require(live.client())
+        _ = await other.next()
+        other.send("{\"command\":\"version\",\"id\":9}\n")
+        #expect(await other.next()?["id"] == .number(9))
+        #expect(live.server.requestsInFlight == 4)
+        gate.open()
+        for client in clients {
+            var answered = 0
+            while answered < 4, let reply = await client.next(timeout: 10), reply["class"] == .string("OK") { answered += 1 }
+            #expect(answered == 4)
+        }
+    }
+
+    /// Answers given in place take at most `immediateWorkPerTurn` of each turn: a client asking for many slow ones
+    /// does not hold back another's `status`, which is answered while most of the first one's wait.
+    @Test func answersInPlaceLeaveRoomForOthersEachTurn() async throws {
+        let calls = Atomic<Int>(0)
+        let live = try LiveServer(configure: { $0.immediateWorkPerTurn = 0.002 }, immediate: { _, _ in
+            calls.add(1, ordering: .relaxed)
+            let until = ContinuousClock.now + .milliseconds(1)
+            while ContinuousClock.now < until {}  // a millisecond of work
+            return [.object([("class", .string("PLACE"))])]
+        })
+        let busy = try #require(live.client())
+        _ = await busy.next()
+        busy.send(String(repeating: "{\"command\":\"lookup\",\"latitude\":1,\"longitude\":2}\n", count: 400))
+        let waiting = EventRecorder<Int>()
+        #expect(await waiting.wait(timeout: 10) { _ in calls.load(ordering: .relaxed) > 0 })
+        let other = try #require(live.client())
+        _ = await other.next()
+        other.send("{\"command\":\"status\",\"id\":1}\n{\"command\":\"version\",\"id\":2}\n")
+        var answered = false
+        while let reply = await other.next(timeout: 10) {
+            if reply["id"] == .number(2) { answered = true; break }
+        }
+        #expect(answered)
+        // 400 ms of work in all, in turns of about 2 ms: the status came long before the end.
+        #expect(calls.load(ordering: .relaxed) < 300)
+        var places = 0
+        while places < 400, let reply = await busy.next(timeout: 10), reply["class"] == .string("PLACE") { places += 1 }
+        #expect(places == 400)
+    }
+
+    /// What a crowd leaves unread is bounded in bytes for all clients together: past `maximumQueuedReplyBytes`, a
+    /// client with replies waiting is not read, while one with none waiting is still answered.
+    @Test func queuedReplyBytesAreBoundedOverAllClients() async throws {
+        let pad = String(repeating: "p", count: 8_000)
+        let live = try LiveServer(configure: {
+            $0.maximumQueuedReplyBytes = 64 << 10
+            $0.replyHighWaterBytes = 1 << 20
+            $0.replyHighWater = 10_000
+        }, immediate: { _, _ in [.object([("class", .string("PLACES")), ("pad", .string(pad))])] })
+        // Clients with tiny receive buffers that never read: replies pile up in the server.
+        var crowd: [TestClient] = []
+        for _ in 0..<8 {
+            let client = try #require(live.client(receiveBuffer: 4_096))
+            client.send(String(repeating: "{\"command\":\"search\",\"query\":\"zu\"}\n", count: 200))
+            crowd.append(client)
+        }
+        let filled = EventRecorder<Int>()
+        #expect(await filled.wait(timeout: 10) { _ in live.server.queuedReplyBytes >= 64 << 10 })
+        let probe = try #require(live.client())
+        _ = await probe.next()
+        probe.send("{\"command\":\"search\",\"query\":\"zu\",\"id\":3}\n")
+        #expect(await probe.next()?["id"] == .number(3))
+        let queued = live.server.queuedReplyBytes
+        // The bound, plus at most one reply over it for each client that was under it when it asked.
+        #expect(queued <= (64 << 10) + 9 * 8_100, "queued \(queued) bytes")
+        #expect(queued > 0)
     }
 }

@@ -15,12 +15,12 @@ final class LiveServer {
     let server: SocketServer
 
     init(configure: (inout SocketServer.Configuration) -> Void = { _ in }, mode: mode_t = 0o660,
-         handler: @escaping SocketServer.Handler = { _, _ in [] }) throws {
+         handler: @escaping SocketServer.Handler = { _, _ in [] }, immediate: SocketServer.ImmediateHandler? = nil) throws {
         path = NSTemporaryDirectory() + "breeze-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         var configuration = SocketServer.Configuration()
         configure(&configuration)
         server = try SocketServer(listener: try UnixListener(path: path, mode: mode), configuration: configuration,
-                              handler: handler)
+                              handler: handler, immediate: immediate)
         server.start()
     }
 

@@ -69,6 +69,18 @@ func residentBytes(_ pid: Int32) -> Int? {
     return kilobytes * 1_024
 }
 
+/// Resident memory of `pid` by kind, from /proc/PID/status: anonymous (heap, stacks) and file-backed (mapped code
+/// and data) bytes.
+func residentParts(_ pid: Int32) -> (anonymous: Int, file: Int)? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    func kibibytes(_ key: String) -> Int? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }) else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+    guard let anonymous = kibibytes("RssAnon"), let file = kibibytes("RssFile") else { return nil }
+    return (anonymous * 1_024, file * 1_024)
+}
+
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
@@ -177,25 +189,25 @@ func soak() async throws {
     var done: [DispatchSemaphore] = []
     if scenarios.contains("pipeline") {
         for n in 0..<pipeliningClients {
-            done.append(worker("pipeline \(n)") { HostileClients.pipeline(run, tallies.pipeline, seed: n * 1_000) })
+            done.append(worker("pipeline \(n)", unprivileged: true) { HostileClients.pipeline(run, tallies.pipeline, seed: n * 1_000) })
         }
     }
     if scenarios.contains("crowd") {
-        done.append(worker("crowd") {
+        done.append(worker("crowd", unprivileged: true) {
             HostileClients.crowd(run, tallies.crowd, clients: crowdClients, perClient: crowdSearchesPerClient)
         })
     }
     if scenarios.contains("flood") {
-        done.append(worker("flood") { HostileClients.flood(run, tallies.flood, count: floodSearches, every: floodEvery) })
+        done.append(worker("flood", unprivileged: true) { HostileClients.flood(run, tallies.flood, count: floodSearches, every: floodEvery) })
     }
     if scenarios.contains("half-lines") {
-        done.append(worker("half lines") { HostileClients.halfLines(run, tallies.halfLines, clients: halfLineClients) })
+        done.append(worker("half lines", unprivileged: true) { HostileClients.halfLines(run, tallies.halfLines, clients: halfLineClients) })
     }
     if scenarios.contains("malformed") {
-        done.append(worker("malformed") { HostileClients.malformedLines(run, tallies.malformed) })
+        done.append(worker("malformed", unprivileged: true) { HostileClients.malformedLines(run, tallies.malformed) })
     }
     if scenarios.contains("storm") {
-        done.append(worker("storm") {
+        done.append(worker("storm", unprivileged: true) {
             HostileClients.storm(run, tallies.storm, refusals: stormRefusals, cap: stormCap, every: stormEvery)
         })
     }
@@ -210,6 +222,27 @@ func soak() async throws {
         while !run.isOver {
             let result = breezectlRun(["status"], socket: socket)
             statusRuns.withLock { $0.append(result) }
+            next += .milliseconds(Int(statusEvery * 1000))
+            if next > .now { usleep(UInt32(milliseconds(next - .now) * 1000)) }
+        }
+    })
+    // The same question in process (connect, `status`, every reply read), timed: the daemon's share of the
+    // latency, without a process start.
+    let probeRuns = Mutex<[Double]>([])
+    done.append(worker("probe") {
+        var next = ContinuousClock.now
+        while !run.isOver {
+            let started = ContinuousClock.now
+            if let fd = LoopbackSocket.connect(run, tally: Tally()) {
+                var buffer: [UInt8] = []
+                _ = LoopbackSocket.send(fd, Array("{\"command\":\"status\"}\n{\"command\":\"version\",\"id\":2}\n".utf8), wait: 5)
+                var answered = false
+                while let line = LoopbackSocket.readLine(fd, &buffer, wait: 5) {
+                    if line.contains("\"id\":2") { answered = true; break }
+                }
+                close(fd)
+                if answered { probeRuns.withLock { $0.append(milliseconds(ContinuousClock.now - started)) } }
+            }
             next += .milliseconds(Int(statusEvery * 1000))
             if next > .now { usleep(UInt32(milliseconds(next - .now) * 1000)) }
         }
@@ -260,6 +293,7 @@ func soak() async throws {
         }
     }
     let runningAtEnd = daemon.isRunning
+    let settledParts = residentParts(pid)
     let statusAfterLoad = breezectlRun(["status"], socket: socket)
 
     // SIGTERM, and how breezed ends.
@@ -278,6 +312,9 @@ func soak() async throws {
     // The report.
     if let capped { print("SAFETY CAP: breezed passed \(Int(safetyCapMiB)) MiB \(capped); load stopped, breezed terminated") }
     if scenarios.count < 8 { print("only: " + scenarios.sorted().joined(separator: ", ")) }
+    print(hostileClientsAreUnprivileged
+        ? "hostile clients connect as nobody (untrusted); breezectl runs as root"
+        : "hostile clients and breezectl run as the same user (the bench is not root): all trusted")
     print(String(format: "soak of breezed (pid %d) for %.0f s of hostile load, then %d s without; baseline RSS %.1f MiB",
                  pid, loadSeconds, settleSeconds, mebibytes(baseline)))
     let peak = loadSamples.max() ?? 0
@@ -293,6 +330,10 @@ func soak() async throws {
     }
     print("RSS after the load stopped: 5 s \(after(5)), 10 s \(after(10)), 20 s \(after(20)), 30 s \(after(30))")
     let settled = afterSamples.first { ($0.1 ?? .max) <= Int(settledTargetMiB * 1_048_576) }
+    if let parts = settledParts {
+        print(String(format: "  at %d s: anonymous %.1f MiB, file-backed %.1f MiB (runtime, libraries, the places index)",
+                     settleSeconds, mebibytes(parts.anonymous), mebibytes(parts.file)))
+    }
     print("  first at or below \(Int(settledTargetMiB)) MiB: "
         + (settled.map { String(format: "%.0f s after", $0.0) } ?? "not within \(settleSeconds) s"))
     print(String(format: "CPU used by breezed during the load: %.1f s (%.0f%% of one core)", cpuDuring,
@@ -311,6 +352,10 @@ func soak() async throws {
     let succeeded = runs.filter { $0.status == 0 }.map(\.ms).sorted()
     print(String(format: "  of which successful: p50 %.1f ms, p99 %.1f ms; after the load: %.1f ms, exit %d",
                  percentile(succeeded, 0.5), percentile(succeeded, 0.99), statusAfterLoad.ms, statusAfterLoad.status))
+    let probes = probeRuns.withLock { $0 }.sorted()
+    print(String(format: "status in process (connect, status, replies read), %d runs: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, "
+                 + "max %.2f ms", probes.count, percentile(probes, 0.5), percentile(probes, 0.9), percentile(probes, 0.99),
+                 probes.last ?? .nan))
     print("breezectl refresh (trusted) every \(Int(refreshEvery)) s: " + refreshes.summary(["ok"]))
 
     print("hostile clients:")
