@@ -26,10 +26,10 @@ public enum PollenLevel: Int, CaseIterable, Sendable, Codable, Comparable {
 
     /// Advice for people with hay fever at this level, a sentence each, the most important first.
     ///
-    /// The steps are the NHS's self-help advice for hay fever (nhs.uk/conditions/hay-fever, "How to treat hay fever
-    /// yourself": what to do and not to do when the pollen count is high, and "A pharmacist can help with hay
-    /// fever"), claiming nothing beyond it. The NHS gives them for a high count; which of them a lower level shows
-    /// is Breeze's choice: fewer and lighter steps as the level falls, none below Low.
+    /// The steps are the NHS's self-help advice for hay fever (https://www.nhs.uk/conditions/hay-fever/: its things
+    /// to do and not to do to ease symptoms when the pollen count is high, and its advice to ask a pharmacist about
+    /// treatments), claiming nothing beyond it. The NHS gives them for a high count; which of them a lower level
+    /// shows is Breeze's choice: fewer and lighter steps as the level falls, none below Low.
     public var healthTips: [String] {
         switch self {
         case .none:
