@@ -38,6 +38,7 @@ struct Dashboard {
         let emoji = message["emoji"]?.displayText ?? ""
         let colour = message["color"]?.displayText
         lines.append("  " + paint("AQI \(TerminalText.whole(aqi)) \(emoji) \(label)", hex: colour) + dim(" — \(message["summary"]?.displayText ?? "")"))
+        lines += tips(message)
         if case .array(let pollutants)? = message["pollutants"] {
             for pollutant in pollutants {
                 let symbol = (pollutant["symbol"]?.displayText ?? "").padding(toLength: 6, withPad: " ", startingAt: 0)
@@ -61,7 +62,7 @@ struct Dashboard {
                 lines.append(text)
             }
         }
-        return lines
+        return lines + tips(message)
     }
 
     func climate(_ message: JSONValue?) -> [String] {
@@ -90,6 +91,12 @@ struct Dashboard {
             lines.append("  Change since \(TerminalText.whole(first)): \(text)")
         }
         return lines
+    }
+
+    /// The object's `tips`, one bulleted line each (the advice for its AQI label or pollen level).
+    func tips(_ message: JSONValue) -> [String] {
+        guard case .array(let tips)? = message["tips"] else { return [] }
+        return tips.compactMap(\.displayText).map { "  • " + $0 }
     }
 
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",

@@ -75,13 +75,19 @@ enum WatchLine {
         return output + rest
     }
 
-    /// Waybar's custom-module JSON: text, tooltip, and a class for styling (the AQI category).
+    /// Waybar's custom-module JSON: text, tooltip (with the first of the AQI label's tips), and a class for styling
+    /// (the AQI category).
     static func waybar(_ latest: [String: JSONValue]) -> String {
         let fields = fields(latest)
         var text = fields["city"] ?? "…"
         if let aqi = fields["aqi"], aqi != "?" { text = "\(fields["emoji"] ?? "") \(aqi) \(text)" }
         var tooltip = [fields["name"] ?? "No place yet"]
-        if let aqi = fields["aqi"] { tooltip.append("AQI \(aqi) \(fields["aqi_label"] ?? "")") }
+        if let aqi = fields["aqi"] {
+            tooltip.append("AQI \(aqi) \(fields["aqi_label"] ?? "")")
+            if case .array(let tips)? = latest["AIR"]?["tips"], let tip = tips.first?.displayText {
+                tooltip.append(tip)
+            }
+        }
         if let state = fields["state"], !state.isEmpty { tooltip.append("Location: \(state)") }
         let category = fields["category"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown"
         return JSONValue.object([

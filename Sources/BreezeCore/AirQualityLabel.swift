@@ -74,27 +74,47 @@ public enum AirQualityLabel: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// What to do about it.
+    /// What to do about it: the EPA's advice for the label's band, a sentence each, the most important first.
+    ///
+    /// Each sentence restates the EPA's guidance for the band and claims nothing beyond it. The cautionary
+    /// statements are the Technical Assistance Document for the Reporting of Daily Air Quality (EPA-454/B-18-007,
+    /// 2018) for PM2.5, PM10 and ozone, the pollutants that set the index most days; the everyday wording and the
+    /// advice on asthma follow AirNow's Air Quality Guide for Particle Pollution and for Ozone. Both sub-labels of a
+    /// band draw on the same guidance: Excellent and Good on Good's, Moderate and Slightly High on Moderate's.
     public var healthTips: [String] {
         switch self {
-        case .excellent:
-            ["A good time to air the house.", "Enjoy time outdoors."]
-        case .good:
-            ["Outdoor activity is fine for everyone."]
+        case .excellent, .good:
+            // Guide, Good: "It's a great day to be active outside." (the document's statement: none).
+            ["It's a great day to be active outside."]
         case .moderate:
-            ["Very sensitive people may cut long, hard exertion outdoors."]
+            // Document, Moderate; the Guide adds the second sentence.
+            ["Unusually sensitive people should consider reducing prolonged or heavy exertion outdoors.",
+             "Everyone else: it's a good day to be active outside."]
         case .slightlyHigh:
-            ["People with asthma or heart or lung disease may take it easier outdoors.",
-             "Keep windows shut near busy roads."]
+            // Document, Moderate; the Guide adds the symptoms to watch for.
+            ["Unusually sensitive people should consider reducing prolonged or heavy exertion outdoors.",
+             "Watch for coughing or shortness of breath: they are signs to take it easier."]
         case .unhealthyForSensitiveGroups:
-            ["Children, older adults and people with asthma should limit long outdoor exertion.",
-             "Keep quick-relief medicine at hand."]
+            // Document, USG; who is sensitive as the Guides for particles and ozone list them; the Guide adds
+            // the rest.
+            ["People with heart or lung disease, older adults, children, teenagers and people active outdoors "
+                + "should reduce prolonged or heavy exertion outdoors.",
+             "They can still be active outside: take more breaks and do less intense activities.",
+             "People with asthma should follow their asthma action plans and keep quick-relief medicine handy."]
         case .unhealthy:
-            ["Everyone should cut long or heavy outdoor exertion.", "Keep windows closed; run an air purifier."]
+            // Document, Unhealthy; the Guide adds the second and third sentences.
+            ["Sensitive groups should avoid prolonged or heavy exertion outdoors; everyone else should reduce it.",
+             "Sensitive groups: consider moving activities indoors or rescheduling them.",
+             "Everyone else: take more breaks during outdoor activities."]
         case .veryUnhealthy:
-            ["Avoid outdoor exertion.", "Stay indoors with filtered air if you can."]
+            // Document, Very Unhealthy (particles); the Guide adds the second sentence.
+            ["Sensitive groups should avoid all physical activity outdoors; everyone else should avoid prolonged "
+                + "or heavy exertion.",
+             "Consider moving activities indoors or rescheduling them to a time when air quality is better."]
         case .hazardous:
-            ["Stay indoors and keep activity low.", "Wear a well-fitted N95/FFP2 mask if you must go out."]
+            // Document and Guide, Hazardous.
+            ["Everyone should avoid all physical activity outdoors.",
+             "Sensitive groups should remain indoors and keep activity levels low."]
         }
     }
 

@@ -12,7 +12,7 @@ public enum DatasetMessage {
                 members += [
                     ("category", .string(label.category.rawValue)), ("label", .string(label.title)),
                     ("emoji", .string(label.emoji)), ("color", .string(label.colorHex)),
-                    ("summary", .string(label.summary)),
+                    ("summary", .string(label.summary)), ("tips", tips(label.healthTips)),
                 ]
             }
             members.append(("pollutants", .array(report.readings.map { reading in
@@ -33,6 +33,7 @@ public enum DatasetMessage {
         if let report = state.report {
             members.append(("provider", .string(report.provider.rawValue)))
             members.append(("highest", report.highest.map { .number(Double($0.rawValue)) } ?? .null))
+            if let highest = report.highest { members.append(("tips", tips(highest.healthTips))) }
             members.append(("entries", .array(report.entries.map { entry in
                 var item: [(String, JSONValue)] = [
                     ("code", .string(entry.code)), ("name", .string(entry.name)), ("kind", .string(entry.kind.rawValue)),
@@ -79,6 +80,10 @@ public enum DatasetMessage {
             ("age_s", state.age(at: now).map { .number($0.rounded()) } ?? .null),
         ]
         return members
+    }
+
+    private static func tips(_ sentences: [String]) -> JSONValue {
+        .array(sentences.map(JSONValue.string))
     }
 
     private static func rounded(_ value: Double) -> Double {

@@ -2,9 +2,10 @@ public import BreezeCore
 
 /// Builds the objects the daemon sends: each a JSON object with a `class` (the gpsd convention), one per line.
 public enum ProtocolMessage {
-    /// The protocol's version: the major changes when a client written for the old one could misread the new one.
+    /// The protocol's version: the major changes when a client written for the old one could misread the new one,
+    /// the minor when fields or classes are added (1: `tips` in `AIR` and `POLLEN`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 0
+    public static let protocolMinor = 1
 
     /// Sent on connect.
     public static func version(release: String) -> JSONValue {

@@ -32,6 +32,8 @@ import Testing
         "{\"class\":\"PERMISSION\",\"state\":\"denied\\u001b\",\"message\":\"no\\r\\nway\",\"hint\":\"\\u009b31m\"}",
         "{\"class\":\"AIR\",\"state\":\"failed\",\"reason\":\"transport: \\u001b[31mred\",\"us_aqi\":20,\"label\":\"x\\u0000\"}",
         "{\"class\":\"POLLEN\",\"state\":\"fresh\",\"provider\":\"\\u001b\",\"entries\":[{\"name\":\"\\u001b\",\"level_name\":\"\\u0007\"}]}",
+        "{\"class\":\"AIR\",\"state\":\"fresh\",\"us_aqi\":20,\"tips\":[\"\\u001b[2J\\r\",\"\\u009b\"]}",
+        "{\"class\":\"POLLEN\",\"state\":\"fresh\",\"tips\":[\"\\u0007\\n\"],\"entries\":[]}",
         "{\"class\":\"PLACES\",\"places\":[{\"geoname_id\":1,\"city\":\"Z\\u001b[2J\",\"admin1\":\"\\r\",\"country\":\"\\u0008\"}]}",
         "{\"class\":\"PLACE\",\"name\":\"Z\\u001b[2J\"}",
         "{\"class\":\"ERROR\",\"code\":\"\\u001b\",\"message\":\"\\u001b[2J\"}",

@@ -36,6 +36,27 @@ import Testing
         }
     }
 
+    /// The advice leads with the EPA's statement for the label's band.
+    @Test(arguments: [
+        (AirQualityLabel.excellent, "It's a great day to be active outside."),
+        (.good, "It's a great day to be active outside."),
+        (.moderate, "Unusually sensitive people should consider reducing prolonged or heavy exertion outdoors."),
+        (.slightlyHigh, "Unusually sensitive people should consider reducing prolonged or heavy exertion outdoors."),
+        (.unhealthyForSensitiveGroups,
+         "People with heart or lung disease, older adults, children, teenagers and people active outdoors should "
+            + "reduce prolonged or heavy exertion outdoors."),
+        (.unhealthy,
+         "Sensitive groups should avoid prolonged or heavy exertion outdoors; everyone else should reduce it."),
+        (.veryUnhealthy,
+         "Sensitive groups should avoid all physical activity outdoors; everyone else should avoid prolonged or heavy "
+            + "exertion."),
+        (.hazardous, "Everyone should avoid all physical activity outdoors."),
+    ])
+    func eachLabelLeadsWithItsBandsAdvice(label: AirQualityLabel, first: String) {
+        #expect(label.healthTips.first == first)
+        #expect(label.healthTips.allSatisfy { $0.hasSuffix(".") && !$0.contains("\n") })
+    }
+
     @Test(arguments: [
         (Pollutant.pm25, 9.0, PollutantStatus.good), (.pm25, 9.1, .moderate), (.pm25, 35.5, .unhealthy),
         (.pm10, 54, .good), (.pm10, 154, .moderate), (.pm10, 155, .unhealthy),
