@@ -30,6 +30,15 @@ struct Dashboard {
         return lines
     }
 
+    /// The lines that show `dataset`, from its newest object: each dataset's rendering is registered here.
+    func section(_ dataset: Dataset, _ message: JSONValue?) -> [String] {
+        switch dataset {
+        case .air: air(message)
+        case .pollen: pollen(message)
+        case .climate: climate(message)
+        }
+    }
+
     func air(_ message: JSONValue?) -> [String] {
         guard let message else { return ["Air quality: no data yet"] }
         var lines = ["Air quality " + stateText(message)]

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 import Foundation
 
@@ -57,22 +58,17 @@ struct ReplyRenderer {
             if json { return jsonLine(location) }
             return dashboard.location(location, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n"
         case .air, .pollen, .climate:
-            let className = subcommand.rawValue.uppercased()
+            let dataset = subcommand.dataset ?? .air
+            let className = dataset.className
             if json { return jsonLine(snapshot[className] ?? .object([("class", .string(className)), ("state", .string("loading"))])) }
-            let lines = switch subcommand {
-            case .air: dashboard.air(snapshot["AIR"])
-            case .pollen: dashboard.pollen(snapshot["POLLEN"])
-            default: dashboard.climate(snapshot["CLIMATE"])
-            }
-            return lines.joined(separator: "\n") + "\n"
+            return dashboard.section(dataset, snapshot[className]).joined(separator: "\n") + "\n"
         default:
             if json {
-                return ["PERMISSION", "LOCATION", "AIR", "POLLEN", "CLIMATE"].compactMap { snapshot[$0].map(jsonLine) }.joined()
+                let classes = ["PERMISSION", "LOCATION"] + Dataset.allCases.map(\.className)
+                return classes.compactMap { snapshot[$0].map(jsonLine) }.joined()
             }
-            let sections = [
-                dashboard.location(snapshot["LOCATION"], permission: snapshot["PERMISSION"]),
-                dashboard.air(snapshot["AIR"]), dashboard.pollen(snapshot["POLLEN"]), dashboard.climate(snapshot["CLIMATE"]),
-            ]
+            let sections = [dashboard.location(snapshot["LOCATION"], permission: snapshot["PERMISSION"])]
+                + Dataset.allCases.map { dashboard.section($0, snapshot[$0.className]) }
             return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
         }
     }

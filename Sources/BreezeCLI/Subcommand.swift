@@ -1,6 +1,11 @@
+import BreezeCore
+
 /// breezectl's subcommands, each with its usage and a one-line abstract.
 enum Subcommand: String, CaseIterable {
     case status, `where`, air, pollen, climate, watch, search, lookup, select, here, saved, popular, location, refresh
+
+    /// The dataset it shows, for `air`, `pollen` and `climate`.
+    var dataset: Dataset? { Dataset(rawValue: rawValue) }
 
     var usage: String {
         switch self {

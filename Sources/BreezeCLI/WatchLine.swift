@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 import Foundation
 
@@ -10,7 +11,7 @@ enum WatchLine {
             return "\(time) LOCATION \(message["name"]?.displayText ?? "?") (\(message["source"]?.displayText ?? "?"))"
         case "PERMISSION":
             return "\(time) PERMISSION \(message["state"]?.displayText ?? "?"): \(message["message"]?.displayText ?? "")"
-        case "AIR":
+        case Dataset.air.className:
             if let aqi = message["us_aqi"]?.numberValue {
                 return "\(time) AIR AQI \(TerminalText.whole(aqi)) \(message["label"]?.displayText ?? "") \(dashboard.stateText(message))"
             }
@@ -43,7 +44,7 @@ enum WatchLine {
             }
         }
         fields["state"] = text(latest["PERMISSION"]?["state"]) ?? ""
-        if let air = latest["AIR"] {
+        if let air = latest[Dataset.air.className] {
             fields["aqi"] = text(air["us_aqi"]) ?? "?"
             fields["aqi_label"] = text(air["label"]) ?? ""
             fields["emoji"] = text(air["emoji"]) ?? ""
@@ -55,7 +56,7 @@ enum WatchLine {
                 }
             }
         }
-        if let pollen = latest["POLLEN"] {
+        if let pollen = latest[Dataset.pollen.className] {
             fields["pollen"] = text(pollen["highest"]) ?? ""
         }
         return fields
@@ -84,7 +85,7 @@ enum WatchLine {
         var tooltip = [fields["name"] ?? "No place yet"]
         if let aqi = fields["aqi"] {
             tooltip.append("AQI \(aqi) \(fields["aqi_label"] ?? "")")
-            if case .array(let tips)? = latest["AIR"]?["tips"], let tip = tips.first?.displayText {
+            if case .array(let tips)? = latest[Dataset.air.className]?["tips"], let tip = tips.first?.displayText {
                 tooltip.append(tip)
             }
         }

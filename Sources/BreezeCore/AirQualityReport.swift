@@ -36,3 +36,8 @@ extension AirQualityReport: Plausible {
         }
     }
 }
+
+extension AirQualityReport: DatasetReport {
+    public static var dataset: Dataset { .air }
+    public var unavailableReason: String? { nil }
+}

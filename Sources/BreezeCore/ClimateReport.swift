@@ -45,3 +45,8 @@ extension ClimateReport: Plausible {
         }
     }
 }
+
+extension ClimateReport: DatasetReport {
+    public static var dataset: Dataset { .climate }
+    public var unavailableReason: String? { points.isEmpty ? "no temperature record for this place" : nil }
+}

@@ -1,11 +1,41 @@
 /// The datasets the daemon keeps for a place.
+///
+/// A dataset is registered here once: its case, the protocol class that carries it, how long it stays fresh and
+/// the key that sets that in the configuration. Its report conforms to `DatasetReport`.
 public enum Dataset: String, CaseIterable, Sendable, Codable {
     case air
     case pollen
     case climate
 
-    /// The protocol class that carries it.
+    /// The protocol class that carries it: `AIR`, `POLLEN`, `CLIMATE`.
     public var className: String { rawValue.uppercased() }
+
+    /// How long it stays fresh unless the configuration says otherwise: air quality hourly, pollen and climate
+    /// daily.
+    public var defaultFreshness: Double {
+        switch self {
+        case .air: 3_600
+        case .pollen, .climate: 86_400
+        }
+    }
+
+    /// The type of its report.
+    public var reportType: any DatasetReport.Type {
+        switch self {
+        case .air: AirQualityReport.self
+        case .pollen: PollenReport.self
+        case .climate: ClimateReport.self
+        }
+    }
+
+    /// The configuration key (in `[data]`) that sets its freshness: `air_refresh`, …
+    public var refreshKey: String { rawValue + "_refresh" }
+
+    /// The dataset whose protocol class is `className`, if any.
+    public init?(className: String) {
+        guard let dataset = Self.allCases.first(where: { $0.className == className }) else { return nil }
+        self = dataset
+    }
 }
 
 /// Where a dataset stands for the current place.

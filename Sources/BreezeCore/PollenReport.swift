@@ -65,3 +65,14 @@ extension PollenReport: Plausible {
         }
     }
 }
+
+extension PollenReport: DatasetReport {
+    public static var dataset: Dataset { .pollen }
+
+    public var unavailableReason: String? {
+        guard !isAvailable else { return nil }
+        return provider == .openMeteo
+            ? "no pollen data here: Open-Meteo covers Europe in season; a Google Pollen key covers the world"
+            : "no pollen data for this place today"
+    }
+}

@@ -15,21 +15,28 @@ extension Daemon {
     /// Answers a request in process, as the socket server does for a peer with user id `peerUID` that may change
     /// state (the server has checked that). For tests and the fuzzer.
     public func handle(_ request: ProtocolRequest, peerUID: UInt32?) async -> [JSONValue] {
-        if let answer = reads.answerNow(request) { return answer.map { ProtocolMessage.reply($0, id: request.id) } }
         do throws(ProtocolError) {
-            let reply = try await answer(request, peerUID: peerUID)
+            guard case .daemon(let command) = request.command.route else {
+                throw ProtocolError(.internal, "\(request.command.rawValue) is answered by the socket server")
+            }
+            let reply = try await answer(command, request, peerUID: peerUID)
             return [ProtocolMessage.reply(reply, id: request.id)]
         } catch {
             return [ProtocolMessage.error(error, id: request.id)]
         }
     }
 
-    private func answer(_ request: ProtocolRequest, peerUID: UInt32?) async throws(ProtocolError) -> JSONValue {
-        switch request.command {
+    /// Every command the daemon answers: those that only read from `reads`, the rest here.
+    private func answer(
+        _ command: RequestRoute.DaemonCommand, _ request: ProtocolRequest, peerUID: UInt32?
+    ) async throws(ProtocolError) -> JSONValue {
+        switch command {
+        case .lookup:
+            return try reads.lookup(request)
+        case .popular:
+            return reads.popular()
         case .search:
             return try await reads.search(request)
-        case .lookup, .popular:
-            throw ProtocolError(.internal, "answered from the read-only view")
         case .select:
             let place = try resolve(request)
             try change { $0.selected = place }
@@ -60,7 +67,7 @@ extension Daemon {
             case let other:
                 throw ProtocolError(.badArgument, "saved action must be list, add or remove, not \"\(other)\"")
             }
-            return ReadOnlyRequests.places(state.saved, extra: [("class", .string("SAVED"))])
+            return reads.savedList()
         case .location:
             guard case .bool(let enabled)? = request.body["enabled"] else {
                 throw ProtocolError(.badArgument, "location needs \"enabled\": true or false")
@@ -75,8 +82,6 @@ extension Daemon {
             guard await pipeline.place != nil else { throw ProtocolError(.unavailable, "no place to fetch data for yet") }
             await pipeline.refresh()
             return .object([("class", .string("OK")), ("command", .string("refresh"))])
-        case .status, .watch, .unwatch, .version:
-            throw ProtocolError(.internal, "answered by the server")
         }
     }
 

@@ -97,15 +97,10 @@ public actor Daemon {
             let endpoints = configuration.endpoints
             let key = Self.googleKey(configuration, logger)
             var pipelineConfiguration = DataPipeline.Configuration()
-            pipelineConfiguration.freshness = [
-                .air: configuration.airRefresh, .pollen: configuration.pollenRefresh, .climate: configuration.climateRefresh,
-            ]
+            pipelineConfiguration.freshness = configuration.refresh
             let log = logger
             pipeline = DataPipeline(
-                sources: DataSources(
-                    air: AirQualityClient(http: http, base: endpoints.airQuality),
-                    pollen: PollenClient(http: http, openMeteo: endpoints.airQuality, google: endpoints.googlePollen, googleKey: key),
-                    climate: ClimateClient(http: http, archive: endpoints.archive, forecast: endpoints.forecast)),
+                sources: .web(http: http, endpoints: endpoints, googlePollenKey: key),
                 cache: DataCache(folder: configuration.cacheDirectory), configuration: pipelineConfiguration,
                 log: { log.notice($0) }, publish: { publisher.send($0) })
             // Online search answers people typing: a few at once, and a budget of its own so that a flood of
@@ -390,7 +385,7 @@ public actor Daemon {
     }
 
     func dataChanged(_ update: DataUpdate) {
-        if case .air(let state) = update {
+        if let state = update.state(as: AirQualityReport.self) {
             statusLine.aqi = state.report?.usAQI.flatMap { Int(exactly: $0.rounded()) }.map { "AQI \($0)" } ?? ""
             updateStatus()
         }

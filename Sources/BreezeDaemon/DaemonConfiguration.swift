@@ -1,3 +1,4 @@
+public import BreezeCore
 public import BreezeGPSD
 public import BreezeWeb
 import Foundation
@@ -34,9 +35,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var endpoints = WebEndpoints()
     public var googlePollenKey: String?
     public var googlePollenKeyFile: String?
-    public var airRefresh = 3_600.0
-    public var pollenRefresh = 86_400.0
-    public var climateRefresh = 86_400.0
+    /// How long each dataset stays fresh, set by `<dataset>_refresh`: each dataset's `defaultFreshness` unless set.
+    public var refresh: [Dataset: Double] = Dictionary(uniqueKeysWithValues: Dataset.allCases.map { ($0, $0.defaultFreshness) })
     public var requestsPerHour = 500
     // [socket]
     public var socketPath = "/run/breezed/breezed.sock"
@@ -98,9 +98,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case ("data", "nominatim_url"): endpoints.nominatim = try Self.url(value)
         case ("data", "google_pollen_key"): googlePollenKey = value.isEmpty ? nil : value
         case ("data", "google_pollen_key_file"): googlePollenKeyFile = value.isEmpty ? nil : value
-        case ("data", "air_refresh"): airRefresh = try Self.duration(value)
-        case ("data", "pollen_refresh"): pollenRefresh = try Self.duration(value)
-        case ("data", "climate_refresh"): climateRefresh = try Self.duration(value)
+        case ("data", let key) where Self.refreshKeys[key] != nil:
+            refresh[Self.refreshKeys[key]!] = try Self.duration(value)
         case ("data", "requests_per_hour"): requestsPerHour = try Self.integer(value, in: 1...4_000)
         case ("socket", "path"): socketPath = try Self.path(value)
         case ("socket", "group"):
@@ -122,12 +121,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
         }
     }
 
+    /// The `[data]` keys that set a dataset's freshness.
+    static let refreshKeys = Dictionary(uniqueKeysWithValues: Dataset.allCases.map { ($0.refreshKey, $0) })
+
     static let knownKeys: [String: [String]] = [
         "gpsd": ["enabled", "address"], "geoclue": ["enabled", "agent", "accuracy"],
         "location": ["movement_threshold", "fix_timeout", "fallback_city", "online_reverse_geocoding", "places_index"],
         "data": ["offline", "api_base", "air_quality_url", "archive_url", "forecast_url", "geocoding_url",
-                 "google_pollen_url", "nominatim_url", "google_pollen_key", "google_pollen_key_file", "air_refresh",
-                 "pollen_refresh", "climate_refresh", "requests_per_hour"],
+                 "google_pollen_url", "nominatim_url", "google_pollen_key", "google_pollen_key_file"]
+            + Dataset.allCases.map(\.refreshKey) + ["requests_per_hour"],
         "socket": ["path", "group", "round_coordinates", "max_clients"],
         "daemon": ["state_dir", "cache_dir", "log_level"],
     ]

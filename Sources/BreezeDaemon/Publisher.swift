@@ -21,11 +21,9 @@ final class Publisher: Sendable {
     func send(_ update: DataUpdate) {
         guard let target = target.withLock({ $0 }) else { return }
         let now = Date().timeIntervalSince1970
-        switch update {
-        case .air(let state): target.server.publish(DatasetMessage.air(state, now: now))
-        case .pollen(let state): target.server.publish(DatasetMessage.pollen(state, now: now))
-        case .climate(let state): target.server.publish(DatasetMessage.climate(state, now: now))
-        }
+        target.server.publish(DatasetMessage.message(
+            update.dataset, status: update.status, place: update.place, report: update.report,
+            fetchedAt: update.fetchedAt, now: now))
         target.onChange(update)
     }
 }

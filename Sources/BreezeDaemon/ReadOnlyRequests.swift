@@ -41,14 +41,16 @@ final class ReadOnlyRequests: Sendable {
     /// The answer to a request that only reads, now; nil for any other request, and for a search that goes online.
     /// Errors are answers (an `ERROR` carrying the request's id).
     func answerNow(_ request: ProtocolRequest) -> [JSONValue]? {
+        guard case .daemon(let command) = request.command.route else { return nil }
         do throws(ProtocolError) {
-            switch request.command {
+            switch command {
             case .lookup:
                 return [try lookup(request)]
             case .popular:
-                return [Self.places(PopularCities.resolve(with: citySearch).map(\.place), extra: [])]
-            case .saved where try request.string("action", default: "list") == "list":
-                return [Self.places(savedCities, extra: [("class", .string("SAVED"))])]
+                return [popular()]
+            case .saved:
+                guard try request.string("action", default: "list") == "list" else { return nil }
+                return [savedList()]
             case .search:
                 let (query, limit) = try searchArguments(request)
                 if let geocoding, geocoding.canSearchNow { return nil }
@@ -57,7 +59,7 @@ final class ReadOnlyRequests: Sendable {
                 let online = geocoding == nil ? "off" : "failed: \(WebError.Code.overBudget.rawValue)"
                 return [Self.places(citySearch.search(query, limit: limit).map(\.place),
                                     extra: [("query", .string(query)), ("online", .string(online))])]
-            default:
+            case .select, .here, .location, .refresh:
                 return nil
             }
         } catch {
@@ -94,7 +96,18 @@ final class ReadOnlyRequests: Sendable {
         return recentOnline.withLock { $0[id] }
     }
 
-    private func lookup(_ request: ProtocolRequest) throws(ProtocolError) -> JSONValue {
+    /// The popular cities (`popular`).
+    func popular() -> JSONValue {
+        Self.places(PopularCities.resolve(with: citySearch).map(\.place), extra: [])
+    }
+
+    /// The saved cities (`saved` with the action `list`).
+    func savedList() -> JSONValue {
+        Self.places(savedCities, extra: [("class", .string("SAVED"))])
+    }
+
+    /// The place at a latitude and longitude (`lookup`).
+    func lookup(_ request: ProtocolRequest) throws(ProtocolError) -> JSONValue {
         let latitude = try request.number("latitude")
         let longitude = try request.number("longitude")
         guard let coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude) else {

@@ -1,32 +1,45 @@
 public import BreezeCore
 
-/// One dataset's new state for the current place, as the pipeline publishes it.
-public enum DataUpdate: Hashable, Sendable {
-    case air(DatasetState<AirQualityReport>)
-    case pollen(DatasetState<PollenReport>)
-    case climate(DatasetState<ClimateReport>)
+/// One dataset's new state for the current place, as the pipeline publishes it: any dataset, its report kept as
+/// `any DatasetReport`.
+public struct DataUpdate: Hashable, Sendable {
+    public let dataset: Dataset
+    public let place: Place
+    public let status: DatasetStatus
+    /// The last good report, if any.
+    public let report: (any DatasetReport)?
+    /// Seconds since 1970 when `report` was fetched.
+    public let fetchedAt: Double?
 
-    public var dataset: Dataset {
-        switch self {
-        case .air: .air
-        case .pollen: .pollen
-        case .climate: .climate
-        }
+    public init<Report: DatasetReport>(_ state: DatasetState<Report>) {
+        dataset = Report.dataset
+        place = state.place
+        status = state.status
+        report = state.report
+        fetchedAt = state.fetchedAt
     }
 
-    public var status: DatasetStatus {
-        switch self {
-        case .air(let state): state.status
-        case .pollen(let state): state.status
-        case .climate(let state): state.status
-        }
+    /// The update as the state of the dataset whose report is `Report`, or nil when it is another dataset.
+    public func state<Report: DatasetReport>(as type: Report.Type) -> DatasetState<Report>? {
+        guard dataset == Report.dataset else { return nil }
+        return DatasetState(place: place, status: status, report: report as? Report, fetchedAt: fetchedAt)
     }
 
-    public var place: Place {
-        switch self {
-        case .air(let state): state.place
-        case .pollen(let state): state.place
-        case .climate(let state): state.place
-        }
+    public static func == (left: DataUpdate, right: DataUpdate) -> Bool {
+        left.dataset == right.dataset && left.place == right.place && left.status == right.status
+            && left.fetchedAt == right.fetchedAt && left.hashableReport == right.hashableReport
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(dataset)
+        hasher.combine(place)
+        hasher.combine(status)
+        hasher.combine(fetchedAt)
+        hasher.combine(hashableReport)
+    }
+
+    private var hashableReport: AnyHashable? {
+        guard let report else { return nil }
+        return AnyHashable(report)
     }
 }

@@ -3,61 +3,29 @@ public import BreezeCore
 /// The `AIR`, `POLLEN` and `CLIMATE` objects: each dataset with its state (loading, fresh, stale with its age,
 /// unavailable here, failed with the reason, offline) and the last good values.
 public enum DatasetMessage {
-    public static func air(_ state: DatasetState<AirQualityReport>, now: Double) -> JSONValue {
-        var members = header(.air, state, now: now)
-        if let report = state.report {
-            members.append(("time", Timestamp.json(report.time)))
-            members.append(("us_aqi", report.usAQI.map { .number($0.rounded()) } ?? .null))
-            if let label = report.label {
-                members += [
-                    ("category", .string(label.category.rawValue)), ("label", .string(label.title)),
-                    ("emoji", .string(label.emoji)), ("color", .string(label.colorHex)),
-                    ("summary", .string(label.summary)), ("tips", tips(label.healthTips)),
-                ]
-            }
-            members.append(("pollutants", .array(report.readings.map { reading in
-                .object([
-                    ("code", .string(reading.pollutant.rawValue)), ("symbol", .string(reading.pollutant.symbol)),
-                    ("value", reading.value.map(JSONValue.number) ?? .null), ("unit", .string("µg/m³")),
-                    ("status", reading.status.map { .string($0.rawValue) } ?? .null),
-                ])
-            })))
-        } else {
-            members.append(("us_aqi", .null))
-        }
-        return .object(members)
+    /// The dataset's object for `state`: the common header, then the members its report puts on the wire.
+    public static func message<Report: DatasetReport>(_ state: DatasetState<Report>, now: Double) -> JSONValue {
+        message(
+            Report.dataset, status: state.status, place: state.place, report: state.report,
+            fetchedAt: state.fetchedAt, now: now)
     }
 
-    public static func pollen(_ state: DatasetState<PollenReport>, now: Double) -> JSONValue {
-        var members = header(.pollen, state, now: now)
-        if let report = state.report {
-            members.append(("provider", .string(report.provider.rawValue)))
-            members.append(("highest", report.highest.map { .number(Double($0.rawValue)) } ?? .null))
-            if let highest = report.highest { members.append(("tips", tips(highest.healthTips))) }
-            members.append(("entries", .array(report.entries.map { entry in
-                var item: [(String, JSONValue)] = [
-                    ("code", .string(entry.code)), ("name", .string(entry.name)), ("kind", .string(entry.kind.rawValue)),
-                    ("level", entry.level.map { .number(Double($0.rawValue)) } ?? .null),
-                    ("level_name", entry.level.map { .string($0.title) } ?? .null),
-                ]
-                if let grains = entry.grains { item.append(("grains", .number(grains))) }
-                return .object(item)
-            })))
-        }
-        return .object(members)
-    }
-
-    public static func climate(_ state: DatasetState<ClimateReport>, now: Double) -> JSONValue {
-        var members = header(.climate, state, now: now)
-        if let report = state.report {
-            members.append(("month", .number(Double(report.month))))
-            members.append(("day", .number(Double(report.day))))
-            members.append(("points", .array(report.points.map { point in
-                .object([("year", .number(Double(point.year))), ("max_c", .number(rounded(point.maximum.celsius)))])
-            })))
-            if let change = report.change {
-                members.append(("change_c", .number(rounded(change.to.maximum.celsius - change.from.maximum.celsius))))
-            }
+    /// The same for a report known only as `any DatasetReport` (as the pipeline publishes it).
+    public static func message(
+        _ dataset: Dataset, status: DatasetStatus, place: Place, report: (any DatasetReport)?, fetchedAt: Double?,
+        now: Double
+    ) -> JSONValue {
+        var members: [(String, JSONValue)] = [("class", .string(dataset.className)), ("state", .string(status.name))]
+        if let reason = status.reason { members.append(("reason", .string(reason))) }
+        members += [
+            ("place", .string(place.displayName)), ("place_id", .number(Double(place.id))),
+            ("fetched", fetchedAt.map(Timestamp.json) ?? .null),
+            ("age_s", fetchedAt.map { .number(max(0, now - $0).rounded()) } ?? .null),
+        ]
+        if let body = report as? any DatasetMessageBody {
+            members += body.messageMembers
+        } else if let type = dataset.reportType as? any DatasetMessageBody.Type {
+            members += type.membersWithoutReport
         }
         return .object(members)
     }
@@ -69,24 +37,11 @@ public enum DatasetMessage {
         return .object(members)
     }
 
-    private static func header<Report>(_ dataset: Dataset, _ state: DatasetState<Report>, now: Double) -> [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [
-            ("class", .string(dataset.className)), ("state", .string(state.status.name)),
-        ]
-        if let reason = state.status.reason { members.append(("reason", .string(reason))) }
-        members += [
-            ("place", .string(state.place.displayName)), ("place_id", .number(Double(state.place.id))),
-            ("fetched", state.fetchedAt.map(Timestamp.json) ?? .null),
-            ("age_s", state.age(at: now).map { .number($0.rounded()) } ?? .null),
-        ]
-        return members
-    }
-
-    private static func tips(_ sentences: [String]) -> JSONValue {
+    static func tips(_ sentences: [String]) -> JSONValue {
         .array(sentences.map(JSONValue.string))
     }
 
-    private static func rounded(_ value: Double) -> Double {
+    static func rounded(_ value: Double) -> Double {
         (value * 10).rounded() / 10
     }
 }

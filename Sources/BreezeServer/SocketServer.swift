@@ -1,4 +1,5 @@
 public import BreezeProtocol
+import BreezeCore
 import BreezeSystem
 import Foundation
 import CEpoll
@@ -74,7 +75,7 @@ public final class SocketServer: Sendable {
         public var onIdle: (@Sendable () -> Void)?
         public var trust = TrustPolicy()
         /// Classes in the order a snapshot lists them.
-        public var snapshotOrder = ["PERMISSION", "LOCATION", "AIR", "POLLEN", "CLIMATE"]
+        public var snapshotOrder = ["PERMISSION", "LOCATION"] + Dataset.allCases.map(\.className)
 
         public init() {}
     }
@@ -602,13 +603,10 @@ public final class SocketServer: Sendable {
                     + "user, or as a member of its group"), id: request.id)])
             return true
         }
-        switch request.command {
-        case .version, .status, .watch, .unwatch:
+        if case .server(let command) = request.command.route {
             state.withLock { Self.consumeLine(&$0, fd) }
-            answerItself(request, fd: fd, peer: peer)
+            answer(command, request, fd: fd, peer: peer)
             return true
-        default:
-            break
         }
         if let immediate {
             let limit = Duration.nanoseconds(Int64(configuration.immediateWorkPerTurn * 1e9))
@@ -668,8 +666,8 @@ public final class SocketServer: Sendable {
     }
 
     /// Answers the requests the server answers itself, from what it holds: version, status, watch, unwatch.
-    private func answerItself(_ request: ProtocolRequest, fd: Int32, peer: Peer) {
-        switch request.command {
+    private func answer(_ command: RequestRoute.ServerCommand, _ request: ProtocolRequest, fd: Int32, peer: Peer) {
+        switch command {
         case .version:
             reply(fd, [ProtocolMessage.reply(ProtocolMessage.version(release: configuration.release), id: request.id)])
         case .status:
@@ -713,8 +711,6 @@ public final class SocketServer: Sendable {
                 let ack = JSONValue.object([("class", .string("WATCH")), ("enable", .bool(false))])
                 enqueueReply(&state, fd, Self.line(ProtocolMessage.reply(ack, id: request.id)))
             }
-        default:
-            break
         }
     }
 

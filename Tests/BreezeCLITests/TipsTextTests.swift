@@ -22,7 +22,7 @@ import Testing
             time: 1_780_000_000, usAQI: usAQI,
             readings: Pollutant.allCases.map { PollutantReading(pollutant: $0, value: 5) })
         let state = DatasetState(place: bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
-        return Array(DatasetMessage.air(state, now: 1_780_000_100).encoded().utf8)
+        return Array(DatasetMessage.message(state, now: 1_780_000_100).encoded().utf8)
     }
 
     /// The `POLLEN` line the daemon sends with one taxon at `level`.
@@ -30,7 +30,7 @@ import Testing
         let entries = [PollenReport.Entry(code: "GRASS", name: "Grass", kind: .plant, level: level, grains: 30)]
         let report = PollenReport(provider: .openMeteo, time: 1_780_000_000, entries: entries)
         let state = DatasetState(place: bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
-        return Array(DatasetMessage.pollen(state, now: 1_780_000_100).encoded().utf8)
+        return Array(DatasetMessage.message(state, now: 1_780_000_100).encoded().utf8)
     }
 
     @Test(arguments: labels)

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeDaemon
 import Foundation
 import Testing
@@ -69,5 +70,21 @@ import Testing
         try folder.write(big, to: "big.conf")
         let options = try DaemonOptions.parse(["--config", folder.path + "/big.conf"])
         #expect(throws: ConfigurationError.self) { _ = try options.configuration() }
+    }
+
+    @Test func eachDatasetsRefreshIsSetByItsOwnKey() throws {
+        #expect(DaemonConfiguration().refresh == [.air: 3_600, .pollen: 86_400, .climate: 86_400])
+        let configuration = try Self.apply("[data]\npollen_refresh=2h\nclimate_refresh=30m\n")
+        #expect(configuration.refresh == [.air: 3_600, .pollen: 7_200, .climate: 1_800])
+        #expect(try Self.apply("[data]\nair_refresh=1d\n").refresh[.air] == 86_400)
+    }
+
+    @Test func aRefreshOutOfRangeOrForNoDatasetIsRefused() {
+        #expect(throws: ConfigurationError.self) { _ = try Self.apply("[data]\nair_refresh=10s\n") }
+        #expect {
+            _ = try Self.apply("[data]\nweather_refresh=1h\n")
+        } throws: { error in
+            (error as? ConfigurationError)?.message.contains("known keys are") == true
+        }
     }
 }

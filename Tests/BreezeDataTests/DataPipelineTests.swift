@@ -30,10 +30,7 @@ import Testing
             let budget = RequestBudget(limits: limits)
             self.budget = budget
             let http = HTTPClient(userAgent: "breezed-tests/1", timeout: timeout, budget: budget)
-            let sources = DataSources(
-                air: AirQualityClient(http: http, base: fixture.baseURL),
-                pollen: PollenClient(http: http, openMeteo: fixture.baseURL, google: fixture.baseURL, googleKey: nil),
-                climate: ClimateClient(http: http, archive: fixture.baseURL, forecast: fixture.baseURL))
+            let sources = DataSources.web(http: http, endpoints: WebEndpoints(base: fixture.baseURL), googlePollenKey: nil)
             var configuration = DataPipeline.Configuration()
             configuration.settle = .milliseconds(50)
             configuration.retry = RetryBackoff(initial: 0.2, maximum: 2, multiplier: 2, jitter: 0)
@@ -78,7 +75,7 @@ import Testing
         let pollenArrived = rig.updates.all.first { $0.update.dataset == .pollen && $0.update.status == .fresh }!.time
         #expect(pollenArrived - started >= .seconds(8))
         #expect(airArrived < pollenArrived)
-        if case .air(let state)? = rig.last(.air) {
+        if let state = rig.last(.air)?.state(as: AirQualityReport.self) {
             #expect(state.report?.usAQI == 27)
             #expect(state.place == Self.zurich)
         } else {
@@ -105,7 +102,7 @@ import Testing
         #expect(await rig.wait(.air) { $0 == .fresh })
         try await fixture.fault("503", path: "/v1/air-quality", match: "us_aqi", count: 100, retryAfter: 0)
         #expect(await rig.wait(.air) { if case .stale = $0 { true } else { false } })
-        guard case .air(let state)? = rig.last(.air) else { Issue.record("no air update"); return }
+        guard let state = rig.last(.air)?.state(as: AirQualityReport.self) else { Issue.record("no air update"); return }
         #expect(state.report?.usAQI == 27, "the last good report is kept")
         #expect(state.status.reason?.contains("Service temporarily overloaded") == true, "\(state.status)")
         #expect(state.age(at: Date().timeIntervalSince1970)! >= 0.5)
@@ -176,7 +173,7 @@ import Testing
         #expect(await offline.updates.wait(timeout: 5) { !$0.isEmpty })
         #expect(offline.statuses(.air).first.map { if case .stale(nil) = $0 { true } else { false } } == true)
         #expect(await offline.wait(.air) { $0.reason?.contains("transport") == true })
-        guard case .air(let state)? = offline.last(.air) else { Issue.record("no air update"); return }
+        guard let state = offline.last(.air)?.state(as: AirQualityReport.self) else { Issue.record("no air update"); return }
         #expect(state.report?.usAQI == 27)
         #expect(state.fetchedAt != nil)
         await offline.pipeline.stop()

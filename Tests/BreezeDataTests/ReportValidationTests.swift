@@ -63,7 +63,7 @@ import Testing
         #expect(await rig.wait(.air) { $0 == .fresh })
         await rig.pipeline.stop()
         #expect(rig.statuses(.air).first == .loading)
-        guard case .air(let state)? = rig.last(.air) else { Issue.record("no air update"); return }
+        guard let state = rig.last(.air)?.state(as: AirQualityReport.self) else { Issue.record("no air update"); return }
         #expect(state.report?.usAQI == 27, "fetched anew, not the cached 42")
     }
 
@@ -84,7 +84,7 @@ import Testing
         #expect(rig.last(.air)?.status.reason?.contains("us_aqi") == true, "\(String(describing: rig.last(.air)))")
         await rig.pipeline.stop()
         let published = rig.updates.all.compactMap { event -> Double? in
-            if case .air(let state) = event.update { state.report?.usAQI } else { nil }
+            (event.update.report as? AirQualityReport)?.usAQI
         }
         #expect(published.isEmpty, "published \(published)")
         #expect(!FileManager.default.fileExists(atPath: "\(rig.cacheFolder)/air-\(Self.zurich.id).json"))
@@ -106,7 +106,7 @@ import Testing
         await pipeline.fetchAllData(for: Self.zurich)
         #expect(await updates.wait(timeout: 10) { $0.contains { $0.dataset == .air && $0.status.name == "failed" } })
         await pipeline.stop()
-        #expect(!updates.all.contains { if case .air(let state) = $0 { state.report != nil } else { false } })
+        #expect(!updates.all.contains { $0.dataset == .air && $0.report != nil })
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/air-\(Self.zurich.id).json"))
     }
 }

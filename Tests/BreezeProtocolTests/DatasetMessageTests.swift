@@ -19,7 +19,7 @@ import Testing
             time: 1_780_000_000, usAQI: usAQI,
             readings: Pollutant.allCases.map { PollutantReading(pollutant: $0, value: 5) })
         let state = DatasetState(place: bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
-        return try JSONValue.parse(DatasetMessage.air(state, now: 1_780_000_100).encoded())
+        return try JSONValue.parse(DatasetMessage.message(state, now: 1_780_000_100).encoded())
     }
 
     static func pollen(highest: PollenLevel?) throws -> JSONValue {
@@ -31,7 +31,7 @@ import Testing
         }
         let report = PollenReport(provider: .openMeteo, time: 1_780_000_000, entries: entries)
         let state = DatasetState(place: bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
-        return try JSONValue.parse(DatasetMessage.pollen(state, now: 1_780_000_100).encoded())
+        return try JSONValue.parse(DatasetMessage.message(state, now: 1_780_000_100).encoded())
     }
 
     @Test(arguments: labels)

@@ -1,0 +1,90 @@
+import BreezeCore
+import BreezeWeb
+
+/// What every dataset's run shares: the cache, the pipeline's configuration, its clock, where updates go and the
+/// log.
+struct DatasetRunEnvironment: Sendable {
+    let cache: DataCache?
+    let configuration: DataPipeline.Configuration
+    let now: @Sendable () -> Double
+    let publish: DataPipeline.Publish
+    let log: @Sendable (String) -> Void
+}
+
+/// One dataset for one place: publish what the cache holds, wait for the place to settle, then fetch, retry and
+/// refresh until cancelled.
+struct DatasetRun<Report: DatasetReport>: Sendable {
+    let place: Place
+    let fetch: @Sendable (Coordinate) async throws(WebError) -> Report
+    let environment: DatasetRunEnvironment
+
+    private var dataset: Dataset { Report.dataset }
+    private var cache: DataCache? { environment.cache }
+    private var configuration: DataPipeline.Configuration { environment.configuration }
+    private var log: @Sendable (String) -> Void { environment.log }
+    private func now() -> Double { environment.now() }
+
+    func run(force: Bool) async {
+        let freshness = configuration.freshness[dataset] ?? dataset.defaultFreshness
+        var last = cache?.load(dataset, for: place, as: Report.self)
+        // Fetched "in the future" (a clock set back, an edited file): it would count as fresh until then.
+        if let entry = last, entry.fetchedAt > now() { last = nil }
+        var force = force
+        if let last {
+            let fresh = now() - last.fetchedAt < freshness
+            send(fresh ? status(of: last.report) : .stale(reason: nil), last)
+        } else {
+            send(.loading, nil)
+        }
+        do {
+            try await Task.sleep(for: configuration.settle)
+        } catch {
+            return
+        }
+        var backoff = configuration.retry
+        while !Task.isCancelled {
+            if let entry = last, !force, now() - entry.fetchedAt < freshness {
+                // Fresh: sleep until it ages, then fetch again.
+                let wait = entry.fetchedAt + freshness - now()
+                guard (try? await Task.sleep(for: .seconds(max(0.001, wait)))) != nil else { return }
+                continue
+            }
+            force = false
+            do throws(WebError) {
+                let report = try await fetch(place.coordinate)
+                // The web clients check their answers; a source that did not must not reach the cache or clients.
+                do {
+                    try report.checkPlausible()
+                } catch {
+                    throw WebError(.badPayload, error.description)
+                }
+                let entry = DataCache.Entry(place: place, fetchedAt: now(), report: report)
+                if Task.isCancelled { return }
+                last = entry
+                if let error = cache?.store(report, dataset, for: place, fetchedAt: entry.fetchedAt) {
+                    log("cache.write dataset=\(dataset.rawValue) error=\"\(error)\"")
+                }
+                backoff.reset()
+                send(status(of: report), entry)
+            } catch {
+                if Task.isCancelled { return }
+                log("fetch.failed dataset=\(dataset.rawValue) place=\"\(place.displayName)\" code=\(error.code.rawValue) reason=\"\(error.reason)\"")
+                let reason = "\(error.code.rawValue): \(error)"
+                send(last == nil ? .failed(reason: reason) : .stale(reason: reason), last)
+                var delay = backoff.nextDelay()
+                if !error.isRetryable { delay = max(delay, configuration.refusedRetry) }
+                if let retryAfter = error.retryAfter { delay = max(delay, retryAfter) }
+                guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+            }
+        }
+    }
+
+    private func status(of report: Report) -> DatasetStatus {
+        report.unavailableReason.map { .unavailable(reason: $0) } ?? .fresh
+    }
+
+    private func send(_ status: DatasetStatus, _ entry: DataCache.Entry<Report>?) {
+        environment.publish(DataUpdate(
+            DatasetState(place: place, status: status, report: entry?.report, fetchedAt: entry?.fetchedAt)))
+    }
+}
