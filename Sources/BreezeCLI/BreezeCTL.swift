@@ -83,7 +83,7 @@ struct Run {
         let connection = try ControlConnection(
             path: socket, timeout: arguments.timeout ?? CommandLineArguments.defaultTimeout)
         switch subcommand {
-        case .status, .where, .air, .pollen, .climate:
+        case .status, .where, .air, .pollen, .climate, .weather:
             output.write(renderer.snapshot(try self.snapshot(connection)))
         case .watch:
             try watch(connection)

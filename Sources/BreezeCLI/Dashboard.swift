@@ -36,7 +36,37 @@ struct Dashboard {
         case .air: air(message)
         case .pollen: pollen(message)
         case .climate: climate(message)
+        case .weather: weather(message)
         }
+    }
+
+    func weather(_ message: JSONValue?) -> [String] {
+        guard let message else { return ["Weather: no data yet"] }
+        var lines = ["Weather " + stateText(message)]
+        guard let celsius = message["temperature_c"]?.numberValue else { return lines }
+        var now = "  \(message["emoji"]?.displayText ?? "") \(TerminalText.temperature(celsius, unit))"
+        now += " \(message["condition"]?.displayText ?? "")"
+        if let apparent = message["apparent_c"]?.numberValue {
+            now += dim(" · feels like \(TerminalText.temperature(apparent, unit))")
+        }
+        lines.append(now)
+        var detail: [String] = []
+        if let humidity = message["humidity"]?.numberValue { detail.append("humidity \(TerminalText.whole(humidity))%") }
+        if let wind = message["wind_kmh"]?.numberValue { detail.append("wind \(TerminalText.whole(wind)) km/h") }
+        if !detail.isEmpty { lines.append("  " + detail.joined(separator: " · ")) }
+        guard case .array(let days)? = message["daily"], !days.isEmpty else { return lines }
+        for day in days {
+            guard let date = day["date"]?.displayText else { continue }
+            let high = day["max_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
+            let low = day["min_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
+            var line = "  \(date)  \(day["emoji"]?.displayText ?? " ")  \(low) … \(high)"
+            if let chance = day["precipitation_probability"]?.numberValue {
+                line += dim("  \(TerminalText.whole(chance))% rain")
+            }
+            if let condition = day["condition"]?.displayText { line += "  " + condition }
+            lines.append(line)
+        }
+        return lines
     }
 
     func air(_ message: JSONValue?) -> [String] {

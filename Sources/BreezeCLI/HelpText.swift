@@ -39,7 +39,8 @@ enum HelpText {
             options = """
                   --format <text>         Print this text per update, with {name}, {city}, {country}, {country_code},
                                           {source}, {state}, {aqi}, {aqi_label}, {emoji}, {category}, {pm2_5},
-                                          {pm10}, {pollen}, {latitude}, {longitude}.
+                                          {pm10}, {pollen}, {latitude}, {longitude}, {temp}, {condition}, {icon},
+                                          {icon_name}, {high}, {low}.
                   --waybar                Print Waybar custom-module JSON: {"text","tooltip","class"}.
                 """ + "\n" + globalOptions
         }

@@ -37,7 +37,7 @@ struct ReplyRenderer {
                 .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
         case .refresh:
             return json ? jsonLine(.object([("class", .string("OK"))])) : "Fetching the data now.\n"
-        case .status, .where, .air, .pollen, .climate:
+        case .status, .where, .air, .pollen, .climate, .weather:
             var snapshot: [String: JSONValue] = [:]
             if let className = message["class"]?.displayText { snapshot[className] = Self.withoutID(message) }
             return self.snapshot(snapshot)
@@ -47,7 +47,7 @@ struct ReplyRenderer {
         }
     }
 
-    /// status, where, air, pollen, climate: the objects of a snapshot, by class.
+    /// status, where, air, pollen, climate, weather: the objects of a snapshot, by class.
     func snapshot(_ snapshot: [String: JSONValue]) -> String {
         switch subcommand {
         case .where:
@@ -57,7 +57,7 @@ struct ReplyRenderer {
             }
             if json { return jsonLine(location) }
             return dashboard.location(location, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n"
-        case .air, .pollen, .climate:
+        case .air, .pollen, .climate, .weather:
             let dataset = subcommand.dataset ?? .air
             let className = dataset.className
             if json { return jsonLine(snapshot[className] ?? .object([("class", .string(className)), ("state", .string("loading"))])) }
@@ -96,8 +96,8 @@ struct ReplyRenderer {
         if className == "VERSION" || className == "WATCH" || className == "ERROR" { return nil }
         latest[className] = message
         if json { return jsonLine(message) }
-        if waybar { return WatchLine.waybar(latest) + "\n" }
-        if let format { return WatchLine.format(format, latest) + "\n" }
+        if waybar { return WatchLine.waybar(latest, unit: dashboard.unit) + "\n" }
+        if let format { return WatchLine.format(format, latest, unit: dashboard.unit) + "\n" }
         return WatchLine.text(className, message, dashboard) + "\n"
     }
 }

@@ -2,9 +2,9 @@ import BreezeCore
 
 /// breezectl's subcommands, each with its usage and a one-line abstract.
 enum Subcommand: String, CaseIterable {
-    case status, `where`, air, pollen, climate, watch, search, lookup, select, here, saved, popular, location, refresh
+    case status, `where`, air, pollen, climate, weather, watch, search, lookup, select, here, saved, popular, location, refresh
 
-    /// The dataset it shows, for `air`, `pollen` and `climate`.
+    /// The dataset it shows, for `air`, `pollen`, `climate` and `weather`.
     var dataset: Dataset? { Dataset(rawValue: rawValue) }
 
     var usage: String {
@@ -21,11 +21,12 @@ enum Subcommand: String, CaseIterable {
 
     var abstract: String {
         switch self {
-        case .status: "Show everything: place, permission, air quality, pollen, climate."
+        case .status: "Show everything: place, permission, air quality, pollen, climate, weather."
         case .where: "Show where the machine is (or the selected city)."
         case .air: "Show the air quality: US AQI and six pollutants."
         case .pollen: "Show pollen levels."
         case .climate: "Show today's maximum temperature across the decades."
+        case .weather: "Show the weather now and the forecast for 7 days."
         case .watch: "Print a line per update until interrupted."
         case .search: "Search cities by name (at least 2 characters)."
         case .lookup: "Name the place at a latitude and longitude."

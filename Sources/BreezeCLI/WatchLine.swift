@@ -28,7 +28,7 @@ enum WatchLine {
     }
 
     /// The values `--format` and `--waybar` draw on, from the newest object of each class.
-    static func fields(_ latest: [String: JSONValue]) -> [String: String] {
+    static func fields(_ latest: [String: JSONValue], unit: TemperatureUnit) -> [String: String] {
         var fields: [String: String] = [:]
         func text(_ value: JSONValue?) -> String? {
             switch value {
@@ -59,12 +59,22 @@ enum WatchLine {
         if let pollen = latest[Dataset.pollen.className] {
             fields["pollen"] = text(pollen["highest"]) ?? ""
         }
+        if let weather = latest[Dataset.weather.className] {
+            fields["temp"] = weather["temperature_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
+            fields["condition"] = text(weather["condition"]) ?? ""
+            fields["icon"] = text(weather["emoji"]) ?? ""
+            fields["icon_name"] = text(weather["icon"]) ?? ""
+            if case .array(let days)? = weather["daily"], let today = days.first {
+                fields["high"] = today["max_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
+                fields["low"] = today["min_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
+            }
+        }
         return fields
     }
 
     /// Replaces `{key}` with its value (unknown keys become empty).
-    static func format(_ template: String, _ latest: [String: JSONValue]) -> String {
-        let fields = fields(latest)
+    static func format(_ template: String, _ latest: [String: JSONValue], unit: TemperatureUnit) -> String {
+        let fields = fields(latest, unit: unit)
         var output = ""
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {
@@ -78,8 +88,8 @@ enum WatchLine {
 
     /// Waybar's custom-module JSON: text, tooltip (with the first of the AQI label's tips), and a class for styling
     /// (the AQI category).
-    static func waybar(_ latest: [String: JSONValue]) -> String {
-        let fields = fields(latest)
+    static func waybar(_ latest: [String: JSONValue], unit: TemperatureUnit) -> String {
+        let fields = fields(latest, unit: unit)
         var text = fields["city"] ?? "…"
         if let aqi = fields["aqi"], aqi != "?" { text = "\(fields["emoji"] ?? "") \(aqi) \(text)" }
         var tooltip = [fields["name"] ?? "No place yet"]
@@ -88,6 +98,9 @@ enum WatchLine {
             if case .array(let tips)? = latest[Dataset.air.className]?["tips"], let tip = tips.first?.displayText {
                 tooltip.append(tip)
             }
+        }
+        if let temperature = fields["temp"], temperature != "?" {
+            tooltip.append("\(fields["icon"] ?? "") \(temperature) \(fields["condition"] ?? "")")
         }
         if let state = fields["state"], !state.isEmpty { tooltip.append("Location: \(state)") }
         let category = fields["category"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown"

@@ -6,15 +6,16 @@ public enum Dataset: String, CaseIterable, Sendable, Codable {
     case air
     case pollen
     case climate
+    case weather
 
-    /// The protocol class that carries it: `AIR`, `POLLEN`, `CLIMATE`.
+    /// The protocol class that carries it: `AIR`, `POLLEN`, `CLIMATE`, `WEATHER`.
     public var className: String { rawValue.uppercased() }
 
-    /// How long it stays fresh unless the configuration says otherwise: air quality hourly, pollen and climate
-    /// daily.
+    /// How long it stays fresh unless the configuration says otherwise: air quality and the weather hourly, pollen
+    /// and climate daily.
     public var defaultFreshness: Double {
         switch self {
-        case .air: 3_600
+        case .air, .weather: 3_600
         case .pollen, .climate: 86_400
         }
     }
@@ -25,6 +26,7 @@ public enum Dataset: String, CaseIterable, Sendable, Codable {
         case .air: AirQualityReport.self
         case .pollen: PollenReport.self
         case .climate: ClimateReport.self
+        case .weather: WeatherReport.self
         }
     }
 

@@ -47,6 +47,12 @@ public enum PlausibleRange {
     public static let pollenEntries = 64
     /// Points of one climate report: a point per decade since 1980, and this year.
     public static let climatePoints = 64
+    /// Relative humidity or a probability, %.
+    public static let percent: ClosedRange<Double> = 0...100
+    /// A wind speed, km/h. The strongest gust measured is 408 km/h.
+    public static let windSpeed: ClosedRange<Double> = 0...600
+    /// Days in a weather forecast (Open-Meteo gives at most 16).
+    public static let forecastDays = 16
 
     /// Throws unless `value` lies in `range`; NaN never does.
     public static func check(_ value: Double, in range: ClosedRange<Double>, field: String) throws(ImplausibleValue) {

@@ -27,10 +27,12 @@ public struct DataSources: Sendable {
         let pollen = PollenClient(
             http: http, openMeteo: endpoints.airQuality, google: endpoints.googlePollen, googleKey: googlePollenKey)
         let climate = ClimateClient(http: http, archive: endpoints.archive, forecast: endpoints.forecast)
+        let weather = WeatherClient(http: http, base: endpoints.forecast)
         return DataSources([
             DatasetSource { coordinate throws(WebError) in try await air.fetch(coordinate) },
             DatasetSource { coordinate throws(WebError) in try await pollen.fetch(coordinate) },
             DatasetSource { coordinate throws(WebError) in try await climate.fetch(coordinate) },
+            DatasetSource { coordinate throws(WebError) in try await weather.fetch(coordinate) },
         ])
     }
 }

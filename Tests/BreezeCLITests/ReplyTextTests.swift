@@ -3,7 +3,7 @@ import Testing
 
 /// Replies rendered for the terminal: no trap on any number, no control character from the daemon.
 @Suite struct ReplyTextTests {
-    static let commands = ["status", "where", "air", "pollen", "climate", "watch", "search", "lookup", "select", "here",
+    static let commands = ["status", "where", "air", "pollen", "climate", "weather", "watch", "search", "lookup", "select", "here",
                            "saved", "popular", "location", "refresh"]
 
     static let hostileNumbers = [
@@ -15,6 +15,7 @@ import Testing
         "{\"class\":\"LOCATION\",\"name\":\"X\",\"latitude\":1e300,\"longitude\":-1e300,\"accuracy\":1e300,\"distance_m\":1e300}",
         "{\"class\":\"PLACE\",\"name\":\"X\",\"distance_m\":1e300}",
         "{\"class\":\"POLLEN\",\"state\":\"fresh\",\"entries\":[{\"name\":\"birch\",\"grains\":1e300}],\"highest\":1e300}",
+        "{\"class\":\"WEATHER\",\"state\":\"fresh\",\"temperature_c\":1e308,\"apparent_c\":-1e308,\"humidity\":1e300,\"wind_kmh\":-1e300,\"daily\":[{\"date\":\"x\",\"max_c\":1e308,\"min_c\":-1e308,\"precipitation_probability\":1e300}]}",
     ]
 
     @Test(arguments: hostileNumbers)
@@ -22,7 +23,7 @@ import Testing
         for command in Self.commands {
             _ = ReplyText.render(Array(line.utf8), command: command)
             _ = ReplyText.render(Array(line.utf8), command: command, json: true)
-            _ = ReplyText.render(Array(line.utf8), command: command, format: "{aqi} {pm2_5} {latitude} {pollen}")
+            _ = ReplyText.render(Array(line.utf8), command: command, format: "{aqi} {pm2_5} {latitude} {pollen} {temp} {high} {low}")
             _ = ReplyText.render(Array(line.utf8), command: command, waybar: true)
         }
     }

@@ -4,7 +4,7 @@ import Testing
 /// A dataset's registration: its class name, report type, freshness and configuration key, each in one place.
 @Suite struct DatasetTests {
     @Test func eachDatasetHasItsProtocolClass() {
-        #expect(Dataset.allCases.map(\.className) == ["AIR", "POLLEN", "CLIMATE"])
+        #expect(Dataset.allCases.map(\.className) == ["AIR", "POLLEN", "CLIMATE", "WEATHER"])
         for dataset in Dataset.allCases {
             #expect(Dataset(className: dataset.className) == dataset)
         }
@@ -19,8 +19,8 @@ import Testing
     }
 
     @Test func freshnessAndItsConfigurationKey() {
-        #expect(Dataset.allCases.map(\.defaultFreshness) == [3_600, 86_400, 86_400])
-        #expect(Dataset.allCases.map(\.refreshKey) == ["air_refresh", "pollen_refresh", "climate_refresh"])
+        #expect(Dataset.allCases.map(\.defaultFreshness) == [3_600, 86_400, 86_400, 3_600])
+        #expect(Dataset.allCases.map(\.refreshKey) == ["air_refresh", "pollen_refresh", "climate_refresh", "weather_refresh"])
     }
 
     @Test func aReportSaysWhenItHasNothingForThePlace() {

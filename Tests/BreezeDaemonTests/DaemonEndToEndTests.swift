@@ -104,6 +104,16 @@ struct DaemonEndToEndTests {
         let american = try await BreezedProcess.breezectl(["--socket", daemon.socket, "climate"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8"])
         #expect(american.output.contains("°F"), "\(american.output)")
 
+        // The weather for Zürich (47.37° N): the fixture's 4 + latitude/10 °C, WMO code 95 at 47°.
+        let weather = try await daemon.ctl(["weather", "--json"], timeout: 30) {
+            object($0.output)["place"] as? String == "Zürich, Switzerland" && object($0.output)["state"] as? String == "fresh"
+        }
+        #expect(object(weather.output)["temperature_c"] as? Double == 8.7)
+        #expect(object(weather.output)["condition"] as? String == "Thunderstorm")
+        #expect((object(weather.output)["daily"] as? [Any])?.count == 7)
+        let weatherText = try await daemon.ctl(["weather", "--units", "f"])
+        #expect(weatherText.output.contains("47.7°F Thunderstorm"), "\(weatherText.output)")
+
         let here = try await daemon.ctl(["here", "--json"])
         #expect(object(here.output)["city"] as? String == "Bern")
         let missing = try await daemon.ctl(["select", "Qxqxqxqx"])

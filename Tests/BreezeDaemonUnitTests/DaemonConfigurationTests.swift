@@ -73,16 +73,16 @@ import Testing
     }
 
     @Test func eachDatasetsRefreshIsSetByItsOwnKey() throws {
-        #expect(DaemonConfiguration().refresh == [.air: 3_600, .pollen: 86_400, .climate: 86_400])
-        let configuration = try Self.apply("[data]\npollen_refresh=2h\nclimate_refresh=30m\n")
-        #expect(configuration.refresh == [.air: 3_600, .pollen: 7_200, .climate: 1_800])
+        #expect(DaemonConfiguration().refresh == [.air: 3_600, .pollen: 86_400, .climate: 86_400, .weather: 3_600])
+        let configuration = try Self.apply("[data]\npollen_refresh=2h\nclimate_refresh=30m\nweather_refresh=15m\n")
+        #expect(configuration.refresh == [.air: 3_600, .pollen: 7_200, .climate: 1_800, .weather: 900])
         #expect(try Self.apply("[data]\nair_refresh=1d\n").refresh[.air] == 86_400)
     }
 
     @Test func aRefreshOutOfRangeOrForNoDatasetIsRefused() {
         #expect(throws: ConfigurationError.self) { _ = try Self.apply("[data]\nair_refresh=10s\n") }
         #expect {
-            _ = try Self.apply("[data]\nweather_refresh=1h\n")
+            _ = try Self.apply("[data]\nwind_refresh=1h\n")
         } throws: { error in
             (error as? ConfigurationError)?.message.contains("known keys are") == true
         }

@@ -23,12 +23,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case dbus
     /// Lines from breezed, as breezectl renders them for each command.
     case breezectl
-    /// Web answers, each through its decoder: Open-Meteo air quality, pollen, archive and forecast, geocoding;
+    /// Web answers, each through its decoder: Open-Meteo air quality, pollen, archive and forecast (climate and the
+    /// weather), geocoding;
     /// Google Pollen; Nominatim.
     case airQuality = "air-quality"
     case openMeteoPollen = "open-meteo-pollen"
     case googlePollen = "google-pollen"
     case climateDays = "climate-days"
+    case weather
     case geocoding
     case nominatim
     /// A data cache file, read as each dataset's entry.
@@ -47,6 +49,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .openMeteoPollen: WebFuzzing.openMeteoPollen(Array(bytes))
         case .googlePollen: WebFuzzing.googlePollen(Array(bytes))
         case .climateDays: WebFuzzing.climateDays(Array(bytes))
+        case .weather: WebFuzzing.weather(Array(bytes))
         case .geocoding: WebFuzzing.geocoding(Array(bytes))
         case .nominatim: WebFuzzing.nominatim(Array(bytes))
         case .cache: WebFuzzing.cache(Array(bytes))

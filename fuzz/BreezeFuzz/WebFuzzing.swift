@@ -47,10 +47,18 @@ enum WebFuzzing {
     }
 
     /// A cache file, read as each dataset's entry for Zürich: served only when every number in it is plausible.
+    static func weather(_ bytes: [UInt8]) {
+        guard let report = try? WeatherClient.report(from: Data(bytes)) else { return }
+        check(report)
+    }
+
+    /// Read as every dataset's entry.
     static func cache(_ bytes: [UInt8]) {
-        if let entry = DataCache.decode(bytes, as: AirQualityReport.self, for: zurich) { check(entry.report) }
-        if let entry = DataCache.decode(bytes, as: PollenReport.self, for: zurich) { check(entry.report) }
-        if let entry = DataCache.decode(bytes, as: ClimateReport.self, for: zurich) { check(entry.report) }
+        for dataset in Dataset.allCases { decode(bytes, as: dataset.reportType) }
+    }
+
+    private static func decode<Report: DatasetReport>(_ bytes: [UInt8], as type: Report.Type) {
+        if let entry = DataCache.decode(bytes, as: type, for: zurich) { check(entry.report) }
     }
 
     private static func check(_ report: some Plausible) {

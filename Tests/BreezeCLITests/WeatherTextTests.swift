@@ -1,0 +1,31 @@
+import BreezeCLI
+import Testing
+
+/// `breezectl weather` and the weather's `watch --format` tokens, in the reader's unit.
+@Suite struct WeatherTextTests {
+    static let line = #"{"class":"WEATHER","state":"fresh","place":"Bern, Switzerland","place_id":2661552,"# +
+        #""fetched":"2026-06-01T10:00:00Z","age_s":60,"time":"2026-06-01T10:00:00Z","temperature_c":21.5,"# +
+        #""apparent_c":20,"code":2,"condition":"Partly cloudy","icon":"partly-cloudy-day","emoji":"⛅","is_day":true,"# +
+        #""humidity":55,"wind_kmh":12,"daily":[{"date":"2026-06-01","code":63,"condition":"Rain","icon":"rain","# +
+        #""emoji":"🌧️","max_c":23.4,"min_c":11,"precipitation_probability":70}]}"#
+
+    @Test func theWeatherIsShownNowAndByDay() {
+        let text = ReplyText.render(Array(Self.line.utf8), command: "weather")
+        #expect(text.contains("21.5°C Partly cloudy"), "\(text)")
+        #expect(text.contains("feels like 20.0°C"), "\(text)")
+        #expect(text.contains("humidity 55% · wind 12 km/h"), "\(text)")
+        #expect(text.contains("2026-06-01  🌧️  11.0°C … 23.4°C  70% rain  Rain"), "\(text)")
+    }
+
+    @Test func formatTokensGiveTheTemperatureConditionIconAndTodaysRange() {
+        let text = ReplyText.render(
+            Array(Self.line.utf8), command: "watch", format: "{icon} {temp} {condition} {high}/{low} {icon_name}")
+        #expect(text == "⛅ 21.5°C Partly cloudy 23.4°C/11.0°C partly-cloudy-day\n")
+    }
+
+    @Test func theJSONIsTheDaemonsObject() {
+        let text = ReplyText.render(Array(Self.line.utf8), command: "weather", json: true)
+        #expect(text.contains(#""class":"WEATHER""#))
+        #expect(text.contains(#""temperature_c":21.5"#))
+    }
+}
