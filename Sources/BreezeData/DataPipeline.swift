@@ -28,7 +28,7 @@ public actor DataPipeline {
     private let sources: DataSources
     private let cache: DataCache?
     private let configuration: Configuration
-    private let now: @Sendable () -> Double
+    private let clock: any ServiceClock
     private let publish: Publish
     private let log: @Sendable (String) -> Void
 
@@ -40,14 +40,14 @@ public actor DataPipeline {
 
     public init(
         sources: DataSources, cache: DataCache?, configuration: Configuration = Configuration(),
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        clock: any ServiceClock = .system,
         log: @escaping @Sendable (String) -> Void = { _ in },
         publish: @escaping Publish
     ) {
         self.sources = sources
         self.cache = cache
         self.configuration = configuration
-        self.now = now
+        self.clock = clock
         self.log = log
         self.publish = publish
     }
@@ -118,7 +118,7 @@ public actor DataPipeline {
         let previous = ending[Self.key(dataset, place)]
         let run = DatasetRun(
             dataset: dataset, place: place, fetch: fetch, wrap: wrap, unavailableReason: available, cache: cache,
-            configuration: configuration, now: now, publish: publish, log: log)
+            configuration: configuration, clock: clock, publish: publish, log: log)
         return Task {
             await previous?.value
             await run.run(force: force)
@@ -136,9 +136,12 @@ struct DatasetRun<Report: Codable & Hashable & Sendable & Plausible>: Sendable {
     let unavailableReason: @Sendable (Report) -> String?
     let cache: DataCache?
     let configuration: DataPipeline.Configuration
-    let now: @Sendable () -> Double
+    /// Timers (settling, refresh, backoff) and ages (`fetchedAt`, in wall time).
+    let clock: any ServiceClock
     let publish: DataPipeline.Publish
     let log: @Sendable (String) -> Void
+
+    private func now() -> Double { clock.wallTime }
 
     func run(force: Bool) async {
         let freshness = configuration.freshness[dataset] ?? 3_600
@@ -153,7 +156,7 @@ struct DatasetRun<Report: Codable & Hashable & Sendable & Plausible>: Sendable {
             send(.loading, nil)
         }
         do {
-            try await Task.sleep(for: configuration.settle)
+            try await clock.sleep(for: configuration.settle)
         } catch {
             return
         }
@@ -162,7 +165,7 @@ struct DatasetRun<Report: Codable & Hashable & Sendable & Plausible>: Sendable {
             if let entry = last, !force, now() - entry.fetchedAt < freshness {
                 // Fresh: sleep until it ages, then fetch again.
                 let wait = entry.fetchedAt + freshness - now()
-                guard (try? await Task.sleep(for: .seconds(max(0.001, wait)))) != nil else { return }
+                guard (try? await clock.sleep(seconds: max(0.001, wait))) != nil else { return }
                 continue
             }
             force = false
@@ -190,7 +193,7 @@ struct DatasetRun<Report: Codable & Hashable & Sendable & Plausible>: Sendable {
                 var delay = backoff.nextDelay()
                 if !error.isRetryable { delay = max(delay, configuration.refusedRetry) }
                 if let retryAfter = error.retryAfter { delay = max(delay, retryAfter) }
-                guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+                guard (try? await clock.sleep(seconds: delay)) != nil else { return }
             }
         }
     }
