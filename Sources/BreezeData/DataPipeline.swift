@@ -28,7 +28,7 @@ public actor DataPipeline {
     private let sources: DataSources
     private let cache: DataCache?
     private let configuration: Configuration
-    private let now: @Sendable () -> Double
+    private let clock: any ServiceClock
     private let publish: Publish
     private let log: @Sendable (String) -> Void
 
@@ -40,14 +40,14 @@ public actor DataPipeline {
 
     public init(
         sources: DataSources, cache: DataCache?, configuration: Configuration = Configuration(),
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        clock: any ServiceClock = .system,
         log: @escaping @Sendable (String) -> Void = { _ in },
         publish: @escaping Publish
     ) {
         self.sources = sources
         self.cache = cache
         self.configuration = configuration
-        self.now = now
+        self.clock = clock
         self.log = log
         self.publish = publish
     }
@@ -99,7 +99,7 @@ public actor DataPipeline {
 
     private func startTasks(for place: Place, force: Bool) {
         let environment = DatasetRunEnvironment(
-            cache: cache, configuration: configuration, now: now, publish: publish, log: log)
+            cache: cache, configuration: configuration, clock: clock, publish: publish, log: log)
         for source in sources.all {
             let previous = ending[Self.key(source.dataset, place)]
             tasks[source.dataset] = Task {

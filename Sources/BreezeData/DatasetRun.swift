@@ -6,7 +6,8 @@ import BreezeWeb
 struct DatasetRunEnvironment: Sendable {
     let cache: DataCache?
     let configuration: DataPipeline.Configuration
-    let now: @Sendable () -> Double
+    /// Timers (settling, refresh, backoff) and ages (`fetchedAt`, in wall time).
+    let clock: any ServiceClock
     let publish: DataPipeline.Publish
     let log: @Sendable (String) -> Void
 }
@@ -22,7 +23,7 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
     private var cache: DataCache? { environment.cache }
     private var configuration: DataPipeline.Configuration { environment.configuration }
     private var log: @Sendable (String) -> Void { environment.log }
-    private func now() -> Double { environment.now() }
+    private func now() -> Double { environment.clock.wallTime }
 
     func run(force: Bool) async {
         let freshness = configuration.freshness[dataset] ?? dataset.defaultFreshness
@@ -37,7 +38,7 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
             send(.loading, nil)
         }
         do {
-            try await Task.sleep(for: configuration.settle)
+            try await environment.clock.sleep(for: configuration.settle)
         } catch {
             return
         }
@@ -46,7 +47,7 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
             if let entry = last, !force, now() - entry.fetchedAt < freshness {
                 // Fresh: sleep until it ages, then fetch again.
                 let wait = entry.fetchedAt + freshness - now()
-                guard (try? await Task.sleep(for: .seconds(max(0.001, wait)))) != nil else { return }
+                guard (try? await environment.clock.sleep(seconds: max(0.001, wait))) != nil else { return }
                 continue
             }
             force = false
@@ -74,7 +75,7 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
                 var delay = backoff.nextDelay()
                 if !error.isRetryable { delay = max(delay, configuration.refusedRetry) }
                 if let retryAfter = error.retryAfter { delay = max(delay, retryAfter) }
-                guard (try? await Task.sleep(for: .seconds(delay))) != nil else { return }
+                guard (try? await environment.clock.sleep(seconds: delay)) != nil else { return }
             }
         }
     }

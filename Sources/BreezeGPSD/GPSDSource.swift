@@ -16,19 +16,26 @@ public final class GPSDSource: LocationSource {
     /// How long to wait for gpsd's first words after connecting before counting the attempt as failed.
     let greetingTimeout: Double
     private let backoff: RetryBackoff
+    /// The clock the reconnect backoff waits on.
+    private let clock: any ServiceClock
     private let wakeup = WakeupPipe()
     private let state = Mutex(State())
 
     private struct State {
         var lifecycle = SourceLifecycle()
+        /// The backoff timer that may still wake the thread; cleared (under the lock) before the pipe is drained,
+        /// so a timer that fires late never leaves a wake-up behind for the next wait.
+        var backoffTimer: Int?
+        var timers = 0
     }
 
     public init(
         address: GPSDAddress = GPSDAddress(), backoff: RetryBackoff = RetryBackoff(initial: 0.5, maximum: 30),
-        greetingTimeout: Double = 5
+        greetingTimeout: Double = 5, clock: any ServiceClock = .system
     ) {
         self.address = address
         self.backoff = backoff
+        self.clock = clock
         self.greetingTimeout = greetingTimeout
     }
 
@@ -80,10 +87,28 @@ public final class GPSDSource: LocationSource {
                 continuation.yield(.lost(Self.reason(for: error, address: address)))
             }
             if isStopped { break }
-            let delay = backoff.nextDelay()
-            _ = wakeup.wait(for: nil, timeout: delay)
-            wakeup.drain()
+            waitForBackoff(seconds: backoff.nextDelay())
         }
+    }
+
+    /// Blocks the thread for `seconds` on the clock, or until stopped: a timer task on the clock wakes the pipe.
+    private func waitForBackoff(seconds: Double) {
+        let deadline = clock.now + .seconds(seconds)
+        let timer = state.withLock { state in
+            state.timers += 1
+            state.backoffTimer = state.timers
+            return state.timers
+        }
+        let task = Task { [self] in
+            guard (try? await clock.sleep(until: deadline)) != nil else { return }
+            state.withLock { state in
+                if state.backoffTimer == timer { wakeup.wake() }
+            }
+        }
+        if !isStopped { _ = wakeup.wait(for: nil, timeout: nil) }
+        task.cancel()
+        state.withLock { $0.backoffTimer = nil }
+        wakeup.drain()
     }
 
     /// One connection, from connect to loss. Connecting and the first read count as one attempt: right after a

@@ -25,6 +25,8 @@ public final class GeoClueSource: LocationSource {
         /// Seconds any call to GeoClue may take.
         public var callTimeout = 5.0
         public var backoff = RetryBackoff(initial: 1, maximum: 60)
+        /// The clock the backoff waits on.
+        public var clock: any ServiceClock = .system
         /// After a refusal by policy, wait this long before asking again.
         public var refusedRetry = 300.0
 
@@ -107,7 +109,7 @@ public final class GeoClueSource: LocationSource {
             case .refused:
                 delay = configuration.refusedRetry
             }
-            guard (try? await Task.sleep(for: .seconds(delay))) != nil else { break }
+            guard (try? await configuration.clock.sleep(seconds: delay)) != nil else { break }
         }
     }
 

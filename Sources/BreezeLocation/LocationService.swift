@@ -29,6 +29,8 @@ public actor LocationService {
     /// How long a source may go without a fix before its position counts as lost (for GeoClue, which reports only
     /// movement: how long to wait for its first fix).
     public let fixTimeout: Duration
+    /// The clock the fix timers read.
+    private let clock: any ServiceClock
 
     public private(set) var current: LocationUpdate?
     private var lastNamed: Coordinate?
@@ -43,8 +45,10 @@ public actor LocationService {
 
     public init(
         sources: [any LocationSource], geocoder: ReverseGeocoder, fallback: Place? = nil,
-        movementThreshold: Double = 250, fixTimeout: Duration = .seconds(30), locationEnabled: Bool = true
+        movementThreshold: Double = 250, fixTimeout: Duration = .seconds(30), locationEnabled: Bool = true,
+        clock: any ServiceClock = .system
     ) {
+        self.clock = clock
         self.sources = sources
         self.geocoder = geocoder
         self.fallback = fallback
@@ -195,7 +199,7 @@ public actor LocationService {
 
     /// Moves the source's "no fix" deadline to a fix timeout from now, starting its timer task if none waits.
     private func armFixTimer(for kind: LocationSourceKind) {
-        fixDeadlines[kind] = .now + fixTimeout
+        fixDeadlines[kind] = clock.now + fixTimeout
         guard fixTimers[kind] == nil else { return }
         fixTimers[kind] = Task { await self.waitForFixDeadline(of: kind) }
     }
@@ -214,8 +218,8 @@ public actor LocationService {
     /// Sleeps until the source's deadline, again while fixes keep moving it, and fires once it has passed.
     private func waitForFixDeadline(of kind: LocationSourceKind) async {
         while !Task.isCancelled, let deadline = fixDeadlines[kind] {
-            guard deadline <= .now else {
-                try? await Task.sleep(until: deadline, clock: .continuous)
+            guard deadline <= clock.now else {
+                try? await clock.sleep(until: deadline)
                 continue
             }
             fixDeadlines[kind] = nil

@@ -1,5 +1,6 @@
 import BreezeTestSupport
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,21 +11,43 @@ final class BreezedProcess: @unchecked Sendable {
     // @unchecked: all stored properties are constants; ChildProcess is safe to signal from any thread.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
-    static let breezed = root + "/.build/release/breezed"
-    static let breezectl = root + "/.build/release/breezectl"
-    static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: breezed) && FileManager.default.isExecutableFile(atPath: breezectl)
+    /// Where the build put the binaries: beside the test bundle (`swift build --show-bin-path`, whatever the
+    /// configuration), else `.build/release`. Nil when neither holds both.
+    static let binFolder: String? = {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+        return [bundle, root + "/.build/release"].compactMap { $0 }.first { folder in
+            ["breezed", "breezectl"].allSatisfy { FileManager.default.isExecutableFile(atPath: folder + "/" + $0) }
+        }
+    }()
+    static let breezed = (binFolder ?? root + "/.build/release") + "/breezed"
+    static let breezectl = (binFolder ?? root + "/.build/release") + "/breezectl"
+
+    /// The daemon's tests never skip for want of the binaries: they fail, saying where they looked.
+    struct MissingBinaries: Error, CustomStringConvertible {
+        var description: String {
+            let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "?"
+            return "breezed and breezectl are neither beside the test bundle (\(bundle)) nor in \(root)/.build/release: "
+                + "build them first (swift build -c release --build-tests, as scripts/test does)"
+        }
+    }
+
+    static func requireBinaries() throws {
+        guard binFolder != nil else { throw MissingBinaries() }
     }
 
     let folder: String
     let socket: String
     let process: ChildProcess
     let errors: Pipe
+    /// What breezed writes to stderr, read as it comes (so a test can wait for a line), whole at its end.
+    private let errorText = CollectedOutput()
 
     /// A fresh folder for the socket, state and cache.
     static func makeFolder() throws -> String {
         let folder = NSTemporaryDirectory() + "breezed-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        TemporaryPaths.removeAtExit(folder)
         return folder
     }
 
@@ -33,6 +56,7 @@ final class BreezedProcess: @unchecked Sendable {
         folder: String? = nil, _ arguments: [String], environment: [String: String] = [:], wrapper: String? = nil,
         waitForSocket: Bool = true
     ) async throws {
+        try Self.requireBinaries()
         let folder = try folder ?? Self.makeFolder()
         self.folder = folder
         socket = folder + "/breezed.sock"
@@ -41,6 +65,7 @@ final class BreezedProcess: @unchecked Sendable {
         process = try await ChildProcess.launch(
             Self.breezed, all, environment: environment, errorOutput: errors,
             wrapper: wrapper ?? ChildProcess.resetSignalsAndExec)
+        errorText.collect(from: errors.fileHandleForReading)
         if waitForSocket {
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline, process.isRunning, !FileManager.default.fileExists(atPath: socket) {
@@ -74,7 +99,12 @@ final class BreezedProcess: @unchecked Sendable {
 
     /// What breezed wrote to stderr (after it ended).
     func log() -> String {
-        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        errorText.whole()
+    }
+
+    /// Waits until breezed has logged a line containing `text` (at most `timeout` seconds); returns whether it did.
+    func waitForLog(_ text: String, timeout: Double = 10) async -> Bool {
+        await eventually(timeout: timeout) { errorText.soFar().contains(text) }
     }
 
     struct Result {
@@ -85,6 +115,7 @@ final class BreezedProcess: @unchecked Sendable {
 
     /// Runs breezectl with `arguments` and waits for it.
     static func breezectl(_ arguments: [String], environment: [String: String] = [:], asUser: String? = nil) async throws -> Result {
+        try requireBinaries()
         let output = Pipe()
         let errors = Pipe()
         var executable = breezectl
@@ -124,4 +155,33 @@ final class BreezedProcess: @unchecked Sendable {
 func object(_ text: String) -> [String: Any] {
     let line = text.split(separator: "\n").first.map(String.init) ?? ""
     return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+}
+
+/// Output read on a thread of its own as the writer sends it, until the writer closes.
+final class CollectedOutput: Sendable {
+    private let text = Mutex(Data())
+    private let ended = DispatchSemaphore(value: 0)
+
+    func collect(from handle: FileHandle) {
+        let thread = Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                text.withLock { $0.append(chunk) }
+            }
+            ended.signal()
+        }
+        thread.start()
+    }
+
+    func soFar() -> String {
+        String(decoding: text.withLock { $0 }, as: UTF8.self)
+    }
+
+    /// Everything, once the writer has closed.
+    func whole() -> String {
+        ended.wait()
+        ended.signal()
+        return soFar()
+    }
 }

@@ -9,7 +9,7 @@ import Glibc
 
 /// The privacy switch and city-level positions, against a real gpsd replaying a drive.
 @Suite(
-    .serialized, .enabled(if: BreezedProcess.isAvailable, "needs the release build (scripts/test builds it)"),
+    .serialized,
     .enabled(if: GPSFake.isAvailable, "needs gpsd and gpsfake"))
 struct PrivacyTests {
     /// After `location off`, nothing of the live position is shown: not by `where`, not by `status`, not to a

@@ -24,7 +24,8 @@ import Testing
 
         init(
             fixture: WebFixture, cacheFolder: String? = nil, limits: RequestBudget.Limits = .init(),
-            timeout: Double = 5, configure: (inout DataPipeline.Configuration) -> Void = { _ in }
+            timeout: Double = 5, clock: any ServiceClock = .system,
+            configure: (inout DataPipeline.Configuration) -> Void = { _ in }
         ) {
             self.fixture = fixture
             let budget = RequestBudget(limits: limits)
@@ -35,10 +36,12 @@ import Testing
             configuration.settle = .milliseconds(50)
             configuration.retry = RetryBackoff(initial: 0.2, maximum: 2, multiplier: 2, jitter: 0)
             configure(&configuration)
-            let folder = cacheFolder ?? NSTemporaryDirectory() + "breeze-cache-\(UUID().uuidString)"
+            let folder = cacheFolder ?? TemporaryPaths.make("cache")
             self.cacheFolder = folder
             let recorder = updates
-            pipeline = DataPipeline(sources: sources, cache: DataCache(folder: folder), configuration: configuration) {
+            pipeline = DataPipeline(
+                sources: sources, cache: DataCache(folder: folder), configuration: configuration, clock: clock
+            ) {
                 recorder.append((ContinuousClock.now, $0))
             }
         }
@@ -109,33 +112,45 @@ import Testing
         await rig.pipeline.stop()
     }
 
+    /// Lets the three datasets of a place past their settling time on `clock`, once all three wait for it.
+    static func settle(_ clock: ManualClock, _ settle: Duration = .milliseconds(50)) async -> Bool {
+        let settling = await clock.waitUntil { sleeps in sleeps.count { abs(($0 - settle) / .milliseconds(1)) < 1 } >= 3 }
+        clock.advance(by: settle)
+        return settling
+    }
+
     @Test func retriesBackOffExponentiallyAndHonourRetryAfter() async throws {
         let fixture = try await WebFixture()
         defer { fixture.stop() }
         try await fixture.fault("500", path: "/v1/air-quality", match: "us_aqi", count: 3)
-        let rig = Rig(fixture: fixture)
+        let clock = ManualClock()
+        let rig = Rig(fixture: fixture, clock: clock)
         await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await Self.settle(clock))
+        // Backoff 0.2, 0.4, 0.8 s (no jitter in this test): each retry waits for exactly that on the clock.
+        for (failed, delay) in [(1, 0.2), (2, 0.4), (3, 0.8)] {
+            #expect(await clock.waitForSleep(.seconds(delay)), "a retry after \(delay) s; waiting: \(clock.pendingSleeps)")
+            #expect(try await fixture.requests().filter { $0.query.contains("us_aqi") }.count == failed)
+            clock.advance(by: .seconds(delay))
+        }
         #expect(await rig.wait(.air) { $0 == .fresh })
         #expect(rig.statuses(.air).first == .loading)
         #expect(rig.statuses(.air).contains { if case .failed(let reason) = $0 { reason.contains("500") } else { false } })
-        let times = try await fixture.requests().filter { $0.query.contains("us_aqi") }.map(\.start)
-        #expect(times.count == 4)
-        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
-        // Backoff 0.2, 0.4, 0.8 s (no jitter in this test): never sooner; later only by what a loaded machine adds
-        // (the last step still fails a backoff ten times too long).
-        for (gap, expected) in zip(gaps, [0.2, 0.4, 0.8]) {
-            #expect(gap >= expected * 0.95 && gap < expected * 4 + 3, "gaps \(gaps)")
-        }
+        #expect(try await fixture.requests().filter { $0.query.contains("us_aqi") }.count == 4)
         await rig.pipeline.stop()
 
         try await fixture.reset()
         try await fixture.fault("429", path: "/v1/air-quality", match: "us_aqi", retryAfter: 1.5)
-        let second = Rig(fixture: fixture)
+        let secondClock = ManualClock()
+        let second = Rig(fixture: fixture, clock: secondClock)
         await second.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await Self.settle(secondClock))
+        // Retry-After 1.5 s is longer than the backoff's 0.2 s: it is what the retry waits for.
+        #expect(await secondClock.waitForSleep(.seconds(1.5)), "waiting: \(secondClock.pendingSleeps)")
+        #expect(try await fixture.requests().filter { $0.query.contains("us_aqi") }.count == 1)
+        secondClock.advance(by: .seconds(1.5))
         #expect(await second.wait(.air) { $0 == .fresh })
-        let retried = try await fixture.requests().filter { $0.query.contains("us_aqi") }.map(\.start)
-        #expect(retried.count == 2)
-        #expect(retried[1] - retried[0] >= 1.45, "Retry-After 1.5 s honoured: \(retried[1] - retried[0]) s")
+        #expect(try await fixture.requests().filter { $0.query.contains("us_aqi") }.count == 2)
         await second.pipeline.stop()
     }
 
@@ -143,12 +158,20 @@ import Testing
         let fixture = try await WebFixture()
         defer { fixture.stop() }
         try await fixture.fault("400", path: "/v1/air-quality", match: "us_aqi", count: 100)
-        let rig = Rig(fixture: fixture)
+        let clock = ManualClock()
+        let rig = Rig(fixture: fixture, clock: clock)
         await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await Self.settle(clock))
         #expect(await rig.wait(.air) { if case .failed = $0 { true } else { false } })
-        try await Task.sleep(for: .seconds(1))
-        #expect(try await fixture.requests().filter { $0.query.contains("us_aqi") }.count == 1)
         #expect(rig.last(.air)?.status.reason?.contains("out of range") == true)
+        // Refused: the next try waits an hour (refusedRetry), not the backoff's 0.2 s.
+        #expect(await clock.waitForSleep(.seconds(3_600)), "waiting: \(clock.pendingSleeps)")
+        clock.advance(by: .seconds(3_599))
+        #expect(try await fixture.requests().filter { $0.query.contains("us_aqi") }.count == 1)
+        clock.advance(by: .seconds(1))
+        #expect(try await eventually(timeout: 20) {
+            try await fixture.requests().filter { $0.query.contains("us_aqi") }.count == 2
+        })
         await rig.pipeline.stop()
     }
 
@@ -182,7 +205,7 @@ import Testing
     @Test func aCorruptCacheFileIsIgnored() async throws {
         let fixture = try await WebFixture()
         defer { fixture.stop() }
-        let folder = NSTemporaryDirectory() + "breeze-cache-\(UUID().uuidString)"
+        let folder = TemporaryPaths.make("cache")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("{\"place\":{\"id\":26578".utf8).write(to: URL(fileURLWithPath: "\(folder)/air-2657896.json"))
         let rig = Rig(fixture: fixture, cacheFolder: folder)
@@ -199,19 +222,22 @@ import Testing
         defer { fixture.stop() }
         try await fixture.fault("stall", path: "/v1/air-quality", match: "latitude=47.3667", count: 10, delay: 3)
         let rig = Rig(fixture: fixture, timeout: 10)
+        let zurichAirAsked: @Sendable () async throws -> [WebFixture.Request] = {
+            try await fixture.requests().filter { $0.query.contains("latitude=47.3667") && $0.query.contains("us_aqi") }
+        }
         await rig.pipeline.fetchAllData(for: Self.zurich)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await eventually(timeout: 20) { try await !zurichAirAsked().isEmpty }, "Zurich's air is asked for")
         await rig.pipeline.fetchAllData(for: Self.zurich)  // joins: no second request
         await rig.pipeline.fetchAllData(for: Self.sydney)
         #expect(await rig.wait(.air) { $0 == .fresh })
-        try await Task.sleep(for: .seconds(3.5))
+        // The stalled answer for Zurich comes after 3 s: whatever it would have caused has happened by then.
+        #expect(try await eventually(timeout: 20) { try await zurichAirAsked().allSatisfy { $0.end != nil } })
         let afterSwitch = rig.updates.all.drop { $0.update.place.id != Self.sydney.id }
         #expect(afterSwitch.allSatisfy { $0.update.place.id == Self.sydney.id }, "nothing for Zurich after the switch")
         // Joining started nothing new: Zurich's air went through "loading" once, and was asked for at most once.
         let zurichStatuses = rig.updates.all.filter { $0.update.place.id == Self.zurich.id && $0.update.dataset == .air }
         #expect(zurichStatuses.map(\.update.status) == [.loading])
-        let zurichAir = try await fixture.requests().filter { $0.query.contains("latitude=47.3667") && $0.query.contains("us_aqi") }
-        #expect(zurichAir.count <= 1)
+        #expect(try await zurichAirAsked().count <= 1)
         await rig.pipeline.stop()
     }
 
@@ -219,7 +245,8 @@ import Testing
         let fixture = try await WebFixture()
         defer { fixture.stop() }
         // Settling as the daemon does, but shorter; a budget as tight as a minute's default share.
-        let rig = Rig(fixture: fixture, limits: .init(perMinute: 60, perHour: 500, perDay: 2_000)) {
+        let clock = ManualClock()
+        let rig = Rig(fixture: fixture, limits: .init(perMinute: 60, perHour: 500, perDay: 2_000), clock: clock) {
             $0.settle = .milliseconds(300)
         }
         let places = (0..<40).map { index in
@@ -231,8 +258,9 @@ import Testing
         let started = ContinuousClock.now
         for change in 0..<1_000 {
             await rig.pipeline.fetchAllData(for: places[Int(random.next() % 40)])
-            // Mostly rapid changes, with a pause now and then long enough for one place to settle.
-            try await Task.sleep(for: change % 250 == 249 ? .milliseconds(600) : .milliseconds(1))
+            // Rapid changes (no time passes on the clock), with a pause now and then long enough for one place to
+            // settle.
+            if change % 250 == 249 { #expect(await Self.settle(clock, .milliseconds(300)), "change \(change)") }
         }
         let elapsed = ContinuousClock.now - started
         for dataset in Dataset.allCases { #expect(await rig.wait(dataset) { $0 == .fresh }) }
@@ -265,9 +293,9 @@ import Testing
                 id: 5_000 + change, name: "P\(change)", admin1: nil, country: "Testland", countryCode: "TL",
                 population: 1_000, coordinate: Coordinate(latitude: -40 + Double(change) * 0.01, longitude: 100))
             await rig.pipeline.fetchAllData(for: place)
-            try await Task.sleep(for: .milliseconds(2))
+            try await Task.sleep(for: .milliseconds(2))  // pacing: changes a little apart, as a moving machine makes them
         }
-        try await Task.sleep(for: .seconds(1))
+        #expect(await rig.updates.wait(timeout: 20) { $0.contains { $0.update.status.reason?.contains("over-budget") == true } })
         await rig.pipeline.stop()
         let requests = try await fixture.requests()
         print("1,000 location changes without settling: \(requests.count) requests sent")

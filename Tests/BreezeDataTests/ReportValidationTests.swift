@@ -19,7 +19,7 @@ import Testing
     }
 
     static func folder(with bytes: [UInt8]) throws -> String {
-        let folder = NSTemporaryDirectory() + "breeze-cache-\(UUID().uuidString)"
+        let folder = TemporaryPaths.make("cache")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/air-\(zurich.id).json"))
         return folder
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func anImplausibleReportIsNotStored() throws {
-        let folder = NSTemporaryDirectory() + "breeze-cache-\(UUID().uuidString)"
+        let folder = TemporaryPaths.make("cache")
         let report = AirQualityReport(time: 1_796_032_800, usAQI: 1e19, readings: [])
         #expect(DataCache(folder: folder).store(report, .air, for: Self.zurich, fetchedAt: 1_796_032_800) != nil)
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/air-\(Self.zurich.id).json"))
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func aSourceThatHandsOverAnImplausibleReportIsRefusedBeforeTheCache() async throws {
-        let folder = NSTemporaryDirectory() + "breeze-cache-\(UUID().uuidString)"
+        let folder = TemporaryPaths.make("cache")
         let updates = EventRecorder<DataUpdate>()
         let hostile = AirQualityReport(time: 1_796_032_800, usAQI: .infinity, readings: [])
         let sources = DataSources(

@@ -83,7 +83,7 @@ struct GPSDSourceTests {
         await gpsd.stop()
         await harness.stop()
 
-        #expect(named, "gpsfake running: \(replaying); states seen: \(harness.permissions.map(\.name))")
+        #expect(named, "gpsfake running: \(replaying); states seen: \(summary(harness.permissions.map(\.name)))")
         let fix = try #require(harness.positions.first?.fix)
         #expect(harness.positions.first?.place.name == "Frutigen")
         #expect((fix.receiverTime ?? 0) < 400_000_000)
@@ -165,8 +165,9 @@ struct GPSDSourceLimitsTests {
         #expect(await harness.service.permission == .denied(.switchedOff))
         #expect(await harness.service.current?.place.name == "Bern")
         #expect(await harness.service.current?.source == "manual")
-        // Fixes keep arriving from gpsd (one a second) but are not used.
-        try await Task.sleep(for: .seconds(2))
+        // Fixes keep arriving from gpsd but are not used: two more reach the service, and no position follows.
+        let fixesWhenOff = harness.source.fixCount
+        #expect(await harness.source.recorder.wait(timeout: 15) { _ in harness.source.fixCount >= fixesWhenOff + 2 })
         #expect(harness.positions.count == positionsWhenOff)
 
         await harness.service.setLocationEnabled(true)
@@ -231,7 +232,7 @@ struct GPSDSourceLimitsTests {
         let busy = await harness.recorder.wait(timeout: 15) { _ in
             harness.permissions.contains { $0.reason?.code == .busy }
         }
-        #expect(busy, "permissions seen: \(harness.permissions)")
+        #expect(busy, "permissions seen: \(summary(harness.permissions))")
         let state = harness.permissions.first { $0.reason?.code == .busy }
         #expect(state?.hint?.contains("too many clients") == true)
 

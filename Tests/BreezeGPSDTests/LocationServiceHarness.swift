@@ -12,13 +12,16 @@ struct LocationServiceHarness {
     let service: LocationService
     let task: Task<Void, Never>
     let recorder = EventRecorder<LocationServiceEvent>()
+    /// What the gpsd source sent the service, used or not.
+    let source: TappedSource
 
     /// - Parameter backoff: quick by default, so replays are not missed while the test's gpsd starts.
     init(
         port: Int, fixTimeout: Duration = .seconds(30), fallback: Place? = nil,
         backoff: RetryBackoff = RetryBackoff(initial: 0.05, maximum: 0.25)
     ) {
-        let source = GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: port), backoff: backoff)
+        let source = TappedSource(GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: port), backoff: backoff))
+        self.source = source
         let service = LocationService(
             sources: [source], geocoder: ReverseGeocoder(index: Self.index), fallback: fallback,
             fixTimeout: fixTimeout)

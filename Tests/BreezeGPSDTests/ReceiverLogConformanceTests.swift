@@ -7,7 +7,11 @@ import Testing
 /// Real receivers: the twenty captures in `../shared/gpsd-logs` (NMEA and binary protocols), replayed through
 /// gpsd into the location service, must name the place each was recorded in. Runs when `../shared` is there.
 /// One log at a time: twenty gpsfake replays at once on two cores starve some receivers' replays of time.
-@Suite(.serialized, .enabled(if: SharedReceiverLogs.labels != nil && GPSFake.isAvailable, "needs ../shared/gpsd-logs"))
+// Optional data: without ../shared/gpsd-logs (or gpsd) the suite is reported skipped with this reason, not passed.
+@Suite(
+    .serialized,
+    .enabled(if: SharedReceiverLogs.labels != nil, "skipped: no ../shared/gpsd-logs/labels.tsv beside the project"),
+    .enabled(if: GPSFake.isAvailable, "skipped: needs gpsd and gpsfake (scripts/bootstrap installs them)"))
 struct ReceiverLogConformanceTests {
     @Test(arguments: SharedReceiverLogs.files)
     func namesThePlaceTheLogWasRecordedIn(file: String) async throws {
@@ -28,6 +32,15 @@ struct ReceiverLogConformanceTests {
         #expect(place.countryCode == label.country, "\(file)")
         // Labels are in ASCII ("Izmir"); the index has "İzmir": compare as search does, folded.
         if !label.city.isEmpty { #expect(SearchKey.fold(place.name) == SearchKey.fold(label.city), "\(file)") }
+    }
+
+    /// A labels.tsv that lists nothing (or names logs that are not there) would make the table above zero cases.
+    @Test func theLabelsListTheLogsBesideThem() {
+        #expect(SharedReceiverLogs.files.count >= 20, "labels.tsv lists \(SharedReceiverLogs.files.count) logs")
+        let missing = SharedReceiverLogs.files.filter {
+            !FileManager.default.fileExists(atPath: SharedReceiverLogs.folder + "/" + $0)
+        }
+        #expect(missing.isEmpty, "listed but missing: \(missing.prefix(5))")
     }
 }
 

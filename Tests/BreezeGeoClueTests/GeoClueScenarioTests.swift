@@ -57,6 +57,19 @@ struct GeoClueScenarioTests {
             await recorder.wait(timeout: timeout) { _ in self.permissions.last.map(condition) ?? false }
         }
 
+        /// True when the service's current place is the fallback city, with no live fix behind it.
+        func usesTheFallbackCity() async -> Bool {
+            let current = await service.current
+            return current?.place == GeoClueScenarioTests.bern && current?.fix == nil
+        }
+
+        /// The events after the first one that `first` accepts (none if none does).
+        func events(after first: (LocationServiceEvent) -> Bool) -> ArraySlice<LocationServiceEvent> {
+            let all = recorder.all
+            guard let start = all.firstIndex(where: first) else { return [] }
+            return all[(start + 1)...]
+        }
+
         func stop() async {
             task.cancel()
             await task.value
@@ -91,13 +104,15 @@ struct GeoClueScenarioTests {
         let rig = try await GeoClueRig(appSection: "allowed=false\nsystem=false\nusers=")
         rig.fix(Self.adelboden.0, Self.adelboden.1)
         let service = Service([Self.geoclue(rig)])
-        #expect(await service.waitForPermission { if case .denied = $0 { true } else { false } }, "\(service.permissions)")
+        #expect(await service.waitForPermission { if case .denied = $0 { true } else { false } }, "\(summary(service.permissions))")
         let reason = try #require(service.permissions.last?.reason)
         #expect(reason.code == .accessDenied)
         #expect(reason.message.hasPrefix("GeoClue refused breezed: "), "\(reason.message)")
         #expect(reason.hint == "allow it in /etc/geoclue/geoclue.conf: a [breezed] section with allowed=true, "
             + "system=true and users= empty (or listing breezed's user), then restart geoclue")
-        #expect(service.recorder.all.contains(.fallback(Self.bern)))
+        // Refused before any fix: the city used from the start is still the one in use.
+        let current = await service.service.current
+        #expect(await service.usesTheFallbackCity(), "\(String(describing: current))")
         #expect(service.positions.isEmpty)
         await service.stop()
         await rig.stop()
@@ -106,7 +121,7 @@ struct GeoClueScenarioTests {
     @Test func anAgentNotOnTheWhitelistIsRestrictedWithTheFix() async throws {
         let rig = try await GeoClueRig(whitelist: "gnome-shell")
         let service = Service([Self.geoclue(rig)])
-        #expect(await service.waitForPermission { if case .restricted = $0 { true } else { false } }, "\(service.permissions)")
+        #expect(await service.waitForPermission { if case .restricted = $0 { true } else { false } }, "\(summary(service.permissions))")
         let reason = try #require(service.permissions.last?.reason)
         #expect(reason.code == .policy)
         #expect(reason.message.hasPrefix("GeoClue does not let breezed act as its location agent: "))
@@ -125,13 +140,16 @@ struct GeoClueScenarioTests {
         await service.service.setLocationEnabled(false)
         #expect(await service.waitForPermission(timeout: 5) { $0 == .denied(.switchedOff) })
         #expect(service.permissions.last?.hint == "run 'breezectl location on' to use this machine's position again")
-        let positionsBefore = service.positions.count
+        // Switched off from a live position: the fallback city is announced after the switch and is in use.
+        let off: (LocationServiceEvent) -> Bool = { $0 == .permission(.denied(.switchedOff)) }
+        #expect(service.events(after: off).contains(.fallback(Self.bern)), "\(summary(service.events(after: off)))")
+        #expect(await service.usesTheFallbackCity())
         rig.fix(Self.frutigen.0, Self.frutigen.1)
-        try await Task.sleep(for: .seconds(2))
-        #expect(service.positions.count == positionsBefore, "no position is used while switched off")
-        #expect(service.recorder.all.last == .fallback(Self.bern) || service.recorder.all.contains(.fallback(Self.bern)))
         await service.service.setLocationEnabled(true)
         #expect(await service.recorder.wait(timeout: 20) { _ in service.positions.last?.place.name == "Frutigen" })
+        // Between "off" and the next state announced, no position was used.
+        let whileOff = service.events(after: off).prefix { if case .permission = $0 { false } else { true } }
+        #expect(!whileOff.contains { if case .position = $0 { true } else { false } }, "a position was used while off")
         await service.stop()
         await rig.stop()
     }
@@ -140,12 +158,13 @@ struct GeoClueScenarioTests {
         let rig = try await GeoClueRig()
         rig.noFix()
         let service = Service([Self.geoclue(rig)], fixTimeout: .seconds(3))
-        #expect(await service.waitForPermission { if case .unavailable = $0 { true } else { false } }, "\(service.permissions)")
+        #expect(await service.waitForPermission { if case .unavailable = $0 { true } else { false } }, "\(summary(service.permissions))")
         let reason = try #require(service.permissions.last?.reason)
         #expect(reason.code == .noFix)
         #expect(reason.message == "GeoClue has no location yet after 3 s; the selected city is used meanwhile")
         #expect(reason.hint == "GeoClue has no source with a position: check its Wi-Fi or NMEA sources in /etc/geoclue/geoclue.conf")
-        #expect(service.recorder.all.contains(.fallback(Self.bern)))
+        let current = await service.service.current
+        #expect(await service.usesTheFallbackCity(), "\(String(describing: current))")
         // A fix later is used at once.
         rig.fix(Self.adelboden.0, Self.adelboden.1)
         #expect(await service.recorder.wait(timeout: 20) { _ in service.positions.last?.place.name == "Adelboden" })
@@ -159,13 +178,13 @@ struct GeoClueScenarioTests {
         let service = Service([Self.geoclue(rig)])
         #expect(await service.waitForPermission { $0 == .authorized(.geoclue) })
         await rig.killGeoClue()
-        #expect(await service.waitForPermission { $0.reason?.code == .lost || $0.reason?.code == .notRunning }, "\(service.permissions)")
+        #expect(await service.waitForPermission { $0.reason?.code == .lost || $0.reason?.code == .notRunning }, "\(summary(service.permissions))")
         let lost = try #require(service.permissions.last?.reason)
         #expect(lost.message == "GeoClue exited; breezed reconnects when it is back" || lost.message == "GeoClue is not running",
                 "\(lost.message)")
         try await rig.startGeoClue()
         rig.fix(Self.frutigen.0, Self.frutigen.1)
-        #expect(await service.waitForPermission(timeout: 30) { $0 == .authorized(.geoclue) }, "\(service.permissions)")
+        #expect(await service.waitForPermission(timeout: 30) { $0 == .authorized(.geoclue) }, "\(summary(service.permissions))")
         #expect(await service.recorder.wait(timeout: 20) { _ in service.positions.last?.place.name == "Frutigen" })
         await service.stop()
         await rig.stop()
@@ -177,7 +196,7 @@ struct GeoClueScenarioTests {
         let service = Service([Self.geoclue(rig)])
         #expect(await service.waitForPermission(timeout: 5) { $0 == .requesting(.geoclue) })
         // Each call times out after 2 s: unavailable, with the call named.
-        #expect(await service.waitForPermission(timeout: 10) { $0.reason?.code == .notRunning }, "\(service.permissions)")
+        #expect(await service.waitForPermission(timeout: 10) { $0.reason?.code == .notRunning }, "\(summary(service.permissions))")
         #expect(service.permissions.last?.reason?.message.hasPrefix("GeoClue did not answer while registering as GeoClue's agent") == true,
                 "\(String(describing: service.permissions.last))")
         // The service still answers.
@@ -199,13 +218,17 @@ struct GeoClueScenarioTests {
         let path = try log.write(name: "arbitration")
         let port = GPSFake.freePort()
         var gpsd: GPSFake? = try await GPSFake(log: path, port: port, once: false, interval: 0.05)
-        let gpsdSource = GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: port), backoff: RetryBackoff(initial: 0.2, maximum: 1))
-        let service = Service([gpsdSource, Self.geoclue(rig)], fixTimeout: .seconds(3))
+        let gpsdSource = TappedSource(
+            GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: port), backoff: RetryBackoff(initial: 0.2, maximum: 1)))
+        let geoclueSource = TappedSource(Self.geoclue(rig))
+        let service = Service([gpsdSource, geoclueSource], fixTimeout: .seconds(3))
         #expect(await service.recorder.wait(timeout: 30) { _ in
             service.permissions.last == .authorized(.gpsd) && service.positions.last?.place.name == "Adelboden"
-        }, "\(service.permissions)")
-        // Both run; gpsd wins: GeoClue's Frutigen is not used while gpsd has fixes.
-        try await Task.sleep(for: .seconds(2))
+        }, "\(summary(service.permissions))")
+        // Both run; gpsd wins: GeoClue's Frutigen, sent to the service, is not used while gpsd has fixes.
+        let gpsdFixes = gpsdSource.fixCount
+        #expect(await geoclueSource.recorder.wait(timeout: 20) { _ in geoclueSource.fixCount > 0 }, "GeoClue sent a fix")
+        #expect(await gpsdSource.recorder.wait(timeout: 20) { _ in gpsdSource.fixCount > gpsdFixes + 1 })
         #expect(service.positions.last?.place.name == "Adelboden")
         #expect(service.permissions.last == .authorized(.gpsd))
 
@@ -213,7 +236,7 @@ struct GeoClueScenarioTests {
         gpsd = nil
         #expect(await service.recorder.wait(timeout: 20) { _ in
             service.permissions.last == .authorized(.geoclue) && service.positions.last?.place.name == "Frutigen"
-        }, "\(service.permissions)")
+        }, "\(summary(service.permissions))")
         let takeover = try #require(service.handovers.last)
         #expect(takeover.0 == .gpsd && takeover.1 == .geoclue)
         #expect(takeover.2.contains("gpsd"), "\(takeover.2)")
@@ -221,7 +244,7 @@ struct GeoClueScenarioTests {
         gpsd = try await GPSFake(log: path, port: port, once: false, interval: 0.05)
         #expect(await service.recorder.wait(timeout: 30) { _ in
             service.permissions.last == .authorized(.gpsd) && service.positions.last?.place.name == "Adelboden"
-        }, "\(service.permissions)")
+        }, "\(summary(service.permissions))")
         let takeback = try #require(service.handovers.last)
         #expect(takeback.0 == .geoclue && takeback.1 == .gpsd)
         #expect(takeback.2 == "gpsd has fixes again")

@@ -51,7 +51,7 @@ struct GeoClueSourceTests {
         rig.fix(Self.adelboden.0, Self.adelboden.1)
         let recording = Recording(GeoClueSource(configuration: Self.configuration(rig)))
         let first = await recording.recorder.wait(timeout: 20) { _ in !recording.fixes.isEmpty }
-        #expect(first, "events: \(recording.recorder.all)")
+        #expect(first, "events: \(summary(recording.recorder.all))")
         rig.fix(Self.frutigen.0, Self.frutigen.1)
         let moved = await recording.recorder.wait(timeout: 20) { _ in
             recording.fixes.last.map { abs($0.coordinate.latitude - Self.frutigen.0) < 0.001 } ?? false

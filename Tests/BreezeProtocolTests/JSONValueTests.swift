@@ -3,11 +3,16 @@ import Testing
 
 @Suite struct JSONValueTests {
     @Test(arguments: [
-        "null", "true", "false", "0", "-12", "3.25", "1e3", "\"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00\"",
-        "[]", "{}", "[1,[2,[3]]]", "{\"a\":{\"b\":[true,null]}}", " { \"x\" : 1 } ",
+        ("null", JSONValue.null), ("true", .bool(true)), ("false", .bool(false)), ("0", .number(0)),
+        ("-12", .number(-12)), ("3.25", .number(3.25)), ("1e3", .number(1_000)),
+        ("\"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00\"", .string("a\"b\\c\né😀")),
+        ("[]", .array([])), ("{}", .object([])),
+        ("[1,[2,[3]]]", .array([.number(1), .array([.number(2), .array([.number(3)])])])),
+        ("{\"a\":{\"b\":[true,null]}}", .object([("a", .object([("b", .array([.bool(true), .null]))]))])),
+        (" { \"x\" : 1 } ", .object([("x", .number(1))])),
     ])
-    func parsesValidJSON(text: String) throws {
-        _ = try JSONValue.parse(text)
+    func parsesValidJSON(text: String, value: JSONValue) throws {
+        #expect(try JSONValue.parse(text) == value)
     }
 
     @Test(arguments: [

@@ -16,7 +16,7 @@ final class LiveServer {
 
     init(configure: (inout SocketServer.Configuration) -> Void = { _ in }, mode: mode_t = 0o660,
          handler: @escaping SocketServer.Handler = { _, _ in [] }, immediate: SocketServer.ImmediateHandler? = nil) throws {
-        path = NSTemporaryDirectory() + "breeze-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        path = TemporaryPaths.make("test", suffix: ".sock")
         var configuration = SocketServer.Configuration()
         configure(&configuration)
         server = try SocketServer(listener: try UnixListener(path: path, mode: mode), configuration: configuration,
@@ -203,7 +203,7 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
 
     @Test func servesOnADescriptorInheritedFromSystemd() async throws {
         // What systemd does for socket activation: bind and listen, then hand over the descriptor.
-        let path = NSTemporaryDirectory() + "breeze-inherited-\(getpid()).sock"
+        let path = TemporaryPaths.make("inherited", suffix: ".sock")
         let made = try UnixListener(path: path)
         let inherited = try UnixListener(inheritedDescriptor: dup(made.fd))
         let server = try SocketServer(listener: inherited) { _, _ in [] }

@@ -31,7 +31,7 @@ func connectWithoutWaiting(to path: String, keeping descriptors: inout [Int32]) 
 }
 
 func temporarySocketPath(_ name: String) -> String {
-    NSTemporaryDirectory() + "breeze-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    TemporaryPaths.make(name, suffix: ".sock")
 }
 
 func umaskNow() -> String? {
@@ -119,7 +119,7 @@ func umaskNow() -> String? {
     }
 
     @Test func aFileInTheWayIsNotRemoved() async throws {
-        let path = NSTemporaryDirectory() + "breeze-not-a-socket-\(getpid())"
+        let path = TemporaryPaths.make("not-a-socket")
         _ = FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
         defer { unlink(path) }
         #expect(throws: ListenerError.self) { try UnixListener(path: path) }

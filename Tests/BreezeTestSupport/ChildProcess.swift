@@ -137,6 +137,14 @@ public final class ChildProcess: Sendable {
         reaped.signal()  // for any other waiter
     }
 
+    /// Blocks until the child has ended and been reaped, or `timeout` seconds pass. Returns whether it ended.
+    public func waitUntilExit(timeout: Double) -> Bool {
+        guard isRunning else { return true }
+        guard reaped.wait(timeout: .now() + timeout) == .success else { return false }
+        reaped.signal()  // for any other waiter
+        return true
+    }
+
     /// Its exit status, or the number of the signal that ended it. Only once it has ended.
     public var terminationStatus: Int32 {
         let waitStatus = status.withLock { $0 }

@@ -19,7 +19,7 @@ public final class GPSFake: @unchecked Sendable {
     ///   - interval: seconds between sentences (`-c`).
     public init(log: String, port: Int, once: Bool = true, interval: Double = 0.02) async throws {
         self.port = port
-        folder = NSTemporaryDirectory() + "breeze-gpsfake-\(getpid())-\(port)-\(UInt32.random(in: 0...UInt32.max))"
+        folder = TemporaryPaths.make("gpsfake-\(port)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var arguments = ["-p", "-q", "-n", "-P", String(port), "-c", String(interval), log]
         if once { arguments.insert("-1", at: 0) }
@@ -61,8 +61,16 @@ public final class GPSFake: @unchecked Sendable {
         return true
     }
 
+    /// A replay a test left running (it threw before `stop()`) is ended: gpsfake, then its gpsd, is killed.
     deinit {
-        if process.isRunning { process.terminate() }
+        if process.isRunning {
+            process.terminate()
+            let process = process
+            Thread.detachNewThread {
+                // gpsfake stops its gpsd on SIGTERM; one that ignores it is killed, as `stop()` does.
+                if !process.waitUntilExit(timeout: 15) { kill(process.processIdentifier, SIGKILL) }
+            }
+        }
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago and that no other test of this process was given: tests

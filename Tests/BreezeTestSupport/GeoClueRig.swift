@@ -32,7 +32,7 @@ public final class GeoClueRig: @unchecked Sendable {
     ///   - appSection: an app section for breezed, e.g. "allowed=false".
     ///   - geoclue: start GeoClue (a test of the bus alone leaves it out).
     public init(whitelist: String = "breezed", appSection: String? = nil, geoclue startingGeoClue: Bool = true) async throws {
-        folder = NSTemporaryDirectory() + "breeze-geoclue-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        folder = TemporaryPaths.make("geoclue")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         chmod(folder, 0o755)
         let socket = folder + "/system_bus_socket"
@@ -137,6 +137,16 @@ public final class GeoClueRig: @unchecked Sendable {
             "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", [.string(name)],
             timeout: 5)
         return reply.first?.bool == true
+    }
+
+    /// A rig a test left running (it threw before `stop()`) is taken down: GeoClue, the NMEA feeder and the bus.
+    deinit {
+        if let geoclue, geoclue.isRunning {
+            kill(geoclue.processIdentifier, SIGCONT)
+            kill(geoclue.processIdentifier, SIGKILL)
+        }
+        if nmea.isRunning { nmea.terminate() }
+        if bus.isRunning { bus.terminate() }
     }
 
     public func stop() async {

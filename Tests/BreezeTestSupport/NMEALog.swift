@@ -55,7 +55,7 @@ public struct NMEALog {
 
     /// Writes the log to a new temporary file and returns its path.
     public func write(name: String) throws -> String {
-        let path = NSTemporaryDirectory() + "breeze-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        let path = TemporaryPaths.make(name, suffix: ".log")
         try text().write(toFile: path, atomically: true, encoding: .ascii)
         return path
     }
