@@ -1,4 +1,5 @@
 internal import CGPS
+import BreezeSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -44,13 +45,16 @@ final class GPSDConnection {
         var chunk = [UInt8](repeating: 0, count: 8_192)
         var total = 0
         while total < Self.maximumBytesPerRead {
-            let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            if count <= 0 {
-                let detail = count == 0 ? "gpsd closed the connection" : String(cString: strerror(errno))
-                throw GPSDError(.lost, "lost gpsd at \(address): \(detail)")
+            let received: Int?
+            do throws(SystemCallError) {
+                received = try syscallUnlessWouldBlock("recv") {
+                    chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                }
+            } catch {
+                throw GPSDError(.lost, "lost gpsd at \(address): \(error.reason)")
             }
+            guard let count = received else { break }
+            if count == 0 { throw GPSDError(.lost, "lost gpsd at \(address): gpsd closed the connection") }
             total += count
             lines += framer.append(chunk[0..<count])
             if count < chunk.count { break }
