@@ -85,19 +85,8 @@ import Testing
         let changed = machine.state != start.state
         #expect((actions.first == .announce(machine.state)) == changed, "announce iff the state changed")
         #expect(actions.filter { if case .announce = $0 { true } else { false } }.count == (changed ? 1 : 0))
-        if case .authorized(let source) = machine.state, start.state != .authorized(source) {
-            #expect(actions.contains(.useLiveLocation(source)))
-        } else {
-            #expect(!actions.contains { if case .useLiveLocation = $0 { true } else { false } })
-        }
         #expect(actions.contains(.useFallbackLocation) == (start.state.isAuthorized && !machine.state.isAuthorized))
         #expect(actions.contains(.stopSources) == (event == .switchedOff && start.isEnabled))
-        #expect(actions.contains(.startSources) == (event == .switchedOn && !start.isEnabled))
-        if case .sourceLost(let source, _) = event, start.isEnabled, !(start.state.isAuthorized && start.state.source != source) {
-            #expect(actions.contains(.scheduleRetry(source)))
-        } else {
-            #expect(!actions.contains { if case .scheduleRetry = $0 { true } else { false } })
-        }
 
         // Every state a person can see explains itself; where they can act, it says how.
         #expect(!machine.state.message.isEmpty)
@@ -111,9 +100,9 @@ import Testing
         var machine = Self.reached(by: [.fixReceived(.gpsd)])
         #expect(machine.handle(.switchedOff) == [.announce(.denied(.switchedOff)), .stopSources, .useFallbackLocation])
         #expect(machine.handle(.fixReceived(.gpsd)) == [])
-        #expect(machine.handle(.switchedOn) == [.announce(.notDetermined), .startSources])
+        #expect(machine.handle(.switchedOn) == [.announce(.notDetermined)])
         #expect(machine.handle(.requestStarted(.gpsd)) == [.announce(.requesting(.gpsd))])
-        #expect(machine.handle(.fixReceived(.gpsd)) == [.announce(.authorized(.gpsd)), .useLiveLocation(.gpsd)])
+        #expect(machine.handle(.fixReceived(.gpsd)) == [.announce(.authorized(.gpsd))])
     }
 
     @Test func steadyFixesCostNothing() {
