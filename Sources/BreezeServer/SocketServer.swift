@@ -189,6 +189,8 @@ public final class SocketServer: Sendable {
     private struct State {
         var running = true
         var finished = false
+        /// Who waits in `stopped()`, resumed once the loop has finished.
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
         var clients = DescriptorTable<Client>()
         /// The clients the loop must see to: output queued, room to write, a handler finished.
         var pending: Set<Int32> = []
@@ -897,12 +899,28 @@ public final class SocketServer: Sendable {
         }
         refused.forEach { close($0.fd) }
         refused = []
-        state.withLock { $0.finished = true }
+        let waiters = state.withLock { state in
+            state.finished = true
+            defer { state.stopWaiters = [] }
+            return state.stopWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// True once `stop()` has told every client and closed it.
     public var hasStopped: Bool {
         state.withLock { $0.finished }
+    }
+
+    /// Returns once `stop()` has told every client and closed it (at once if it has), without polling.
+    public func stopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = state.withLock { state in
+                if !state.finished { state.stopWaiters.append(continuation) }
+                return state.finished
+            }
+            if finished { continuation.resume() }
+        }
     }
 
     /// Raises the soft limit on open descriptors to at least `count` (within the hard limit), so the default of
