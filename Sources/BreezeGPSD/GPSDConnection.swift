@@ -35,7 +35,7 @@ final class GPSDConnection {
             let detail = code == 0 ? "libgps gave no reason" : cause.reason
             return GPSDError(.system, "cannot connect to gpsd at \(address): \(detail)", cause: code == 0 ? nil : cause)
         }
-        let cause = LibGPSError(code: code, message: String(cString: CGPS_errstr(code)))
+        let cause = LibGPSError(code: code)
         switch code {
         case CGPS_NOHOST:
             return GPSDError(.hostNotFound, "cannot resolve gpsd's host \"\(address.host)\": \(cause.message)", cause: cause)

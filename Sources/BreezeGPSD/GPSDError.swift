@@ -30,18 +30,3 @@ public struct GPSDError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
-
-/// A failure libgps reports with one of its own negative codes (`NL_NOHOST`, `NL_NOCONNECT`, …), which are not
-/// errno values: `strerror` would call them "Unknown error -6".
-public struct LibGPSError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var code: Int32
-    /// libgps's words for it (`gps_errstr`): "can't get host entry".
-    public var message: String
-
-    public init(code: Int32, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(message) (libgps \(code))" }
-}
