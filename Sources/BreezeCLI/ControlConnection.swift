@@ -33,8 +33,9 @@ public final class ControlConnection {
         guard fd >= 0 else { throw CLIError(.unreachable, "cannot create a socket: \(String(cString: strerror(errno)))") }
         guard let address = UnixSocketAddress(path: path) else {
             close(fd)
-            let problem = path.utf8.count > UnixSocketAddress.maximumPathLength ? "socket path too long" : "not a socket path"
-            throw CLIError(.usage, "\(problem): \(TerminalText.escaped(path))")
+            // An empty path names no socket: nothing to reach, as before there was a check for it.
+            if path.isEmpty { throw Self.unreachable(path, ENOENT) }
+            throw CLIError(.usage, "socket path too long: \(TerminalText.escaped(path))")
         }
         let timeout = timeout.map(Self.bounded)
         if let timeout {
@@ -48,10 +49,14 @@ public final class ControlConnection {
             let code = errno
             close(fd)
             if code == EAGAIN || code == EINPROGRESS, let timeout { throw Self.timedOut(timeout) }
-            throw CLIError(.unreachable, "cannot reach breezed at \(TerminalText.escaped(path)): \(String(cString: strerror(code)))\n"
-                + "hint: is breezed running ('systemctl status breezed')? Another socket: --socket PATH or BREEZE_SOCKET.")
+            throw Self.unreachable(path, code)
         }
         setDeadline(timeout)
+    }
+
+    private static func unreachable(_ path: String, _ code: Int32) -> CLIError {
+        CLIError(.unreachable, "cannot reach breezed at \(TerminalText.escaped(path)): \(String(cString: strerror(code)))\n"
+            + "hint: is breezed running ('systemctl status breezed')? Another socket: --socket PATH or BREEZE_SOCKET.")
     }
 
     deinit {
