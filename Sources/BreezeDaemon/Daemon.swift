@@ -40,6 +40,8 @@ public actor Daemon {
     var publishedPlaceID: Int?
     /// Asks the pipeline for the data of the place last published; replaced (and cancelled) when the place changes.
     var placeFetch: Task<Void, Never>?
+    /// Set on SIGTERM: no new fetch starts once the pipeline is being stopped.
+    var stopping = false
     /// The last LOCATION published (as trusted peers see it), so that an unchanged one is not sent again.
     var publishedLocation: JSONValue?
     /// LOCATION at most four times a second, however fast positions or permission changes arrive.
@@ -191,6 +193,7 @@ public actor Daemon {
             // In reverse: no more data fetched, no more clients heard, then the location sources.
             logger.notice("daemon.stopping", ["signal": "TERM"])
             systemd.notify("STOPPING=1")
+            stopping = true
             placeFetch?.cancel()
             await placeFetch?.value
             await pipeline?.stop()
@@ -356,7 +359,7 @@ public actor Daemon {
         if publishedPlaceID != update.place.id {
             publishedPlaceID = update.place.id
             logger.info("place", ["name": update.place.displayName, "source": update.source])
-            if let pipeline {
+            if let pipeline, !stopping {
                 // The fetch for the place before is cancelled if it has not begun, and this one waits for it, so a
                 // quick change from A to B always ends with B's data being fetched, never A's.
                 let place = update.place
