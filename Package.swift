@@ -56,7 +56,7 @@ let package = Package(
             ]),
         .executableTarget(name: "breezed", dependencies: ["BreezeDaemon"]),
         // breezectl: the command line, over the socket protocol only.
-        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol"]),
+        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem"]),
         .executableTarget(name: "breezectl", dependencies: ["BreezeCLI"]),
 
         // Tools.
@@ -83,7 +83,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "soak-bench",
-            dependencies: ["BreezeTestSupport"],
+            dependencies: ["BreezeSystem", "BreezeTestSupport"],
             path: "bench/SoakBench"
         ),
         .executableTarget(
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
         .testTarget(name: "BreezeFuzzTests", dependencies: ["BreezeFuzz", "BreezeTestSupport"]),
         .testTarget(name: "BreezeDaemonUnitTests", dependencies: ["BreezeDaemon", "BreezeCore"]),
-        .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol"]),
+        .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol", "BreezeSystem"]),
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],
             exclude: ["Expected"]),
@@ -116,7 +116,9 @@ let package = Package(
         .testTarget(name: "BreezeProtocolTests", dependencies: ["BreezeProtocol"]),
         .testTarget(name: "BreezeServerTests", dependencies: ["BreezeServer", "BreezeProtocol", "BreezeSystem", "BreezeTestSupport"]),
         .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces", "BreezeTestSupport"]),
-        .target(name: "BreezeTestSupport", dependencies: ["BreezeCore", "BreezeGeoClue"], path: "Tests/BreezeTestSupport"),
+        .target(
+            name: "BreezeTestSupport", dependencies: ["BreezeCore", "BreezeGeoClue", "BreezeSystem"],
+            path: "Tests/BreezeTestSupport"),
         .testTarget(
             name: "BreezeGPSDTests",
             dependencies: ["BreezeGPSD", "BreezeLocation", "BreezePlaces", "BreezeTestSupport"]),

@@ -102,8 +102,5 @@ static inline void CDBus_error_free(DBusError *error) {
     dbus_error_free(error);
     free(error);
 }
-static inline int CDBus_error_is_set(const DBusError *error) {
-    return dbus_error_is_set(error) ? 1 : 0;
-}
 
 #endif

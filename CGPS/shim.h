@@ -19,21 +19,23 @@ static inline void CGPS_free(struct gps_data_t *data) {
     free(data);
 }
 
-/* Wraps gps_open; returns 0 or -1 with errno set (libgps leaves errno 0 for some failures: see gps_errstr). */
+/* Wraps gps_open; returns 0 or -1 with errno set: an errno value, or one of libgps's negative codes (see
+ * CGPS_errstr). */
 static inline int CGPS_open(const char *host, const char *port, struct gps_data_t *data) {
     errno = 0;
     return gps_open(host, port, data);
-}
-
-/* Wraps gps_stream(WATCH_ENABLE | WATCH_JSON). */
-static inline int CGPS_watch(struct gps_data_t *data) {
-    return gps_stream(data, WATCH_ENABLE | WATCH_JSON, NULL);
 }
 
 static inline int CGPS_fd(const struct gps_data_t *data) {
     return (int)data->gps_fd;
 }
 
+/* libgps's own failure codes, left in errno by gps_open (negative, so never an errno value). */
+static const int CGPS_NOSERVICE = NL_NOSERVICE;
+static const int CGPS_NOHOST = NL_NOHOST;
+static const int CGPS_NOCONNECT = NL_NOCONNECT;
+
+/* Wraps gps_errstr: libgps's words for one of its codes. */
 static inline const char *CGPS_errstr(int code) {
     return gps_errstr(code);
 }

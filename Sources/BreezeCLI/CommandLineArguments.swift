@@ -1,3 +1,5 @@
+import BreezeSystem
+
 /// breezectl's command line, parsed: global options, the subcommand and its arguments.
 struct CommandLineArguments {
     var socket: String?
@@ -22,22 +24,15 @@ struct CommandLineArguments {
     /// (`breezectl lookup -33.8688 151.2093`); `--` ends the options.
     static func parse(_ arguments: [String]) throws(CLIError) -> CommandLineArguments {
         var parsed = CommandLineArguments()
-        var remaining = arguments[...]
-        var optionsEnded = false
+        var scanner = CommandLineScanner(arguments, endsOptionsWithDoubleDash: true, numbersArePlain: true)
         func value(_ flag: String) throws(CLIError) -> String {
-            guard let value = remaining.popFirst() else { throw CLIError(.usage, "\(flag) needs a value") }
+            guard let value = scanner.value() else { throw CLIError(.usage, "\(flag) needs a value") }
             return value
         }
-        while let argument = remaining.popFirst() {
-            let isOption = !optionsEnded && argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil
-            if isOption {
-                var flag = argument
-                if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                    flag = String(argument[..<equals])
-                    remaining.insert(String(argument[argument.index(after: equals)...]), at: remaining.startIndex)
-                }
+        while let token = scanner.next() {
+            switch token {
+            case .option(let flag, let argument):
                 switch flag {
-                case "--": optionsEnded = true
                 case "--socket": parsed.socket = try value(flag)
                 case "--json": parsed.json = true
                 case "--units":
@@ -57,14 +52,12 @@ struct CommandLineArguments {
                 case "--version": parsed.version = true
                 default: throw CLIError(.usage, "unknown option \"\(argument)\"")
                 }
-                continue
-            }
-            if parsed.subcommand == nil {
+            case .plain(let argument) where parsed.subcommand == nil:
                 if argument == "help" {
                     parsed.help = true
-                    if let next = remaining.first, let subcommand = Subcommand(rawValue: next) {
+                    if let next = scanner.upcoming, let subcommand = Subcommand(rawValue: next) {
                         parsed.subcommand = subcommand
-                        remaining.removeFirst()
+                        scanner.skip()
                     }
                     continue
                 }
@@ -72,7 +65,7 @@ struct CommandLineArguments {
                     throw CLIError(.usage, "unknown subcommand \"\(argument)\"")
                 }
                 parsed.subcommand = subcommand
-            } else {
+            case .plain(let argument):
                 parsed.positional.append(argument)
             }
         }

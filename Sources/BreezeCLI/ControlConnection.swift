@@ -1,4 +1,5 @@
 import BreezeProtocol
+import BreezeSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -30,15 +31,11 @@ public final class ControlConnection {
     public init(path: String, timeout: Double? = nil) throws(CLIError) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CLIError(.unreachable, "cannot create a socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path), !bytes.contains(0) else {
+        guard let address = UnixSocketAddress(path: path) else {
             close(fd)
+            // An empty path names no socket: nothing to reach, as before there was a check for it.
+            if path.isEmpty { throw Self.unreachable(path, ENOENT) }
             throw CLIError(.usage, "socket path too long: \(TerminalText.escaped(path))")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (i, byte) in bytes.enumerated() { buffer[i] = byte }
         }
         let timeout = timeout.map(Self.bounded)
         if let timeout {
@@ -47,19 +44,19 @@ public final class ControlConnection {
             var limit = timeval(tv_sec: Int(timeout.rounded(.towardZero)), tv_usec: Int(timeout.truncatingRemainder(dividingBy: 1) * 1e6))
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let result = address.connect(fd)
         if result != 0 {
             let code = errno
             close(fd)
             if code == EAGAIN || code == EINPROGRESS, let timeout { throw Self.timedOut(timeout) }
-            throw CLIError(.unreachable, "cannot reach breezed at \(TerminalText.escaped(path)): \(String(cString: strerror(code)))\n"
-                + "hint: is breezed running ('systemctl status breezed')? Another socket: --socket PATH or BREEZE_SOCKET.")
+            throw Self.unreachable(path, code)
         }
         setDeadline(timeout)
+    }
+
+    private static func unreachable(_ path: String, _ code: Int32) -> CLIError {
+        CLIError(.unreachable, "cannot reach breezed at \(TerminalText.escaped(path)): \(String(cString: strerror(code)))\n"
+            + "hint: is breezed running ('systemctl status breezed')? Another socket: --socket PATH or BREEZE_SOCKET.")
     }
 
     deinit {
@@ -98,10 +95,11 @@ public final class ControlConnection {
         bytes.append(10)
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = retryingOnInterrupt {
+                bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
             if count < 0 {
                 let code = errno
-                if code == EINTR { continue }
                 if code == EAGAIN, let timeout { throw Self.timedOut(timeout) }
                 throw reasonForClosing() ?? CLIError(.unreachable, "breezed closed the connection")
             }
@@ -124,10 +122,9 @@ public final class ControlConnection {
         while pending.isEmpty {
             try waitForInput()
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
             if count < 0 {
                 let code = errno
-                if code == EINTR { continue }
                 // The daemon closed with our request unread: what it sent before has been read already.
                 if code == ECONNRESET { return nil }
                 throw CLIError(.unreachable, "lost the connection to breezed: \(String(cString: strerror(code)))")
@@ -158,6 +155,7 @@ public final class ControlConnection {
             let (seconds, attoseconds) = remaining.components
             let milliseconds = Int32(clamping: seconds * 1_000 + attoseconds / 1_000_000_000_000_000 + 1)
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            // Interrupted, the deadline is worked out again.
             let ready = poll(&descriptor, 1, milliseconds)
             if ready > 0 { return }
             if ready < 0 && errno != EINTR {

@@ -36,21 +36,18 @@ public enum LocationPermissionEvent: Hashable, Sendable {
 public enum LocationPermissionAction: Hashable, Sendable {
     /// Tell subscribers the new state.
     case announce(LocationPermission)
-    /// Begin asking the location sources.
-    case startSources
-    /// Stop asking them, and drop any position they gave.
+    /// Stop listening to the sources, and drop any position they gave.
     case stopSources
-    /// Use the positions of this source from now on.
-    case useLiveLocation(LocationSourceKind)
     /// Use the user's selected or saved city until a source gives positions again.
     case useFallbackLocation
-    /// Try the source again later (with backoff).
-    case scheduleRetry(LocationSourceKind)
 }
 
 /// The location-permission state machine: a pure value.
 ///
 /// Feed it events with `handle(_:)`; carry out the actions it returns. Every state accepts every event.
+///
+/// Sources keep running, and retry by themselves, whatever the state: the machine decides what is shown, not
+/// which sources run. Their fixes count again once the switch is on; a fix authorizes its source.
 ///
 /// - While the switch is off, only `switchedOn` is heard.
 /// - While a source gives fixes (`authorized`), news of another source (connecting, lost, refused) changes
@@ -82,7 +79,6 @@ public struct LocationPermissionMachine: Hashable, Sendable {
             guard !isEnabled else { return [] }
             isEnabled = true
             state = .notDetermined
-            actions.append(.startSources)
         case _ where !isEnabled:
             // The user said no: whatever a source says is not listened to.
             return []
@@ -98,18 +94,15 @@ public struct LocationPermissionMachine: Hashable, Sendable {
             state = .denied(reason)
         case .accessRestricted(_, let reason):
             state = .restricted(reason)
-        case .sourceLost(let source, let reason):
+        case .sourceLost(_, let reason):
             state = .unavailable(reason)
-            actions.append(.scheduleRetry(source))
         case .timedOut(let source, let seconds):
             state = .unavailable(Self.noFixReason(source: source, seconds: seconds, hadFix: before.isAuthorized))
         }
 
         if state == before { return actions }
         actions.insert(.announce(state), at: 0)
-        if case .authorized(let source) = state, before != .authorized(source) {
-            actions.append(.useLiveLocation(source))
-        } else if before.isAuthorized && !state.isAuthorized {
+        if before.isAuthorized && !state.isAuthorized {
             actions.append(.useFallbackLocation)
         }
         return actions

@@ -38,6 +38,10 @@ public actor Daemon {
     /// The machine's own location (live or fallback); the selection, when there is one, is shown instead.
     var live: LocationUpdate?
     var publishedPlaceID: Int?
+    /// Asks the pipeline for the data of the place last published; replaced (and cancelled) when the place changes.
+    var placeFetch: Task<Void, Never>?
+    /// Set on SIGTERM: no new fetch starts once the pipeline is being stopped.
+    var stopping = false
     /// The last LOCATION published (as trusted peers see it), so that an unchanged one is not sent again.
     var publishedLocation: JSONValue?
     /// LOCATION at most four times a second, however fast positions or permission changes arrive.
@@ -168,59 +172,70 @@ public actor Daemon {
         ])
         updateStatus()
 
-        let locationTask = Task { await location.run() }
-        let eventsTask = Task { [self] in
-            for await event in location.events { self.locationEvent(event) }
-        }
-        let noticesTask = Task { [location, logger] in
-            // A broken gpsd can send nothing else: one line per interval, with how many were left out since.
-            let interval = Duration.seconds(10)
-            var lastLogged: ContinuousClock.Instant?
-            var suppressed = 0
-            for await notice in location.notices {
-                let now = ContinuousClock.now
-                if let lastLogged, now - lastLogged < interval {
-                    suppressed += 1
-                    continue
-                }
-                lastLogged = now
-                logger.warning("location.rejected", [
-                    "source": notice.source.rawValue, "reason": notice.message, "suppressed": suppressed,
-                ])
-                suppressed = 0
+        // The long-running parts, each a child task owned here: all are cancelled, and awaited, before the state is
+        // saved and the socket file removed.
+        await withDiscardingTaskGroup { group in
+            group.addTask { [location] in await location.run() }
+            group.addTask { [self, location] in
+                for await event in location.events { await self.locationEvent(event) }
             }
-        }
-        let watchdogTask = Task { [systemd] in
-            guard let interval = systemd.watchdogInterval else { return }
-            while (try? await Task.sleep(for: interval)) != nil { systemd.notify("WATCHDOG=1") }
-        }
-        for await signal in signals {
-            if signal == SIGHUP {
-                switch reload() {
-                case .success(let newConfiguration): applyReload(newConfiguration)
-                case .failure(let error):
-                    logger.error("config.reload_failed", ["error": error, "kept": "the running configuration"])
-                }
-                continue
+            group.addTask { [location, logger] in await Self.logRejections(location.notices, logger) }
+            group.addTask { [systemd] in
+                guard let interval = systemd.watchdogInterval else { return }
+                while (try? await Task.sleep(for: interval)) != nil { systemd.notify("WATCHDOG=1") }
             }
-            break
+            await waitForStop(signals, reload: reload)
+            // In reverse: no more data fetched, no more clients heard, then the location sources.
+            logger.notice("daemon.stopping", ["signal": "TERM"])
+            systemd.notify("STOPPING=1")
+            stopping = true
+            placeFetch?.cancel()
+            await placeFetch?.value
+            await pipeline?.stop()
+            server.stop()
+            group.cancelAll()
         }
-        logger.notice("daemon.stopping", ["signal": "TERM"])
-        systemd.notify("STOPPING=1")
-        await pipeline?.stop()
-        server.stop()
-        locationTask.cancel()
-        eventsTask.cancel()
-        noticesTask.cancel()
-        watchdogTask.cancel()
-        await locationTask.value
         saveState()
-        // Let the socket thread send its goodbyes before the process ends.
-        for _ in 0..<150 where !server.hasStopped { try? await Task.sleep(for: .milliseconds(20)) }
+        // The socket thread sends its goodbyes before the process ends.
+        await server.stopped()
         // Only the socket this daemon made: a second daemon refused at start never touches the first one's.
         listener.removeSocketFile()
         logger.notice("daemon.stopped")
         return 0
+    }
+
+    /// Answers SIGHUP with a reload until SIGTERM or SIGINT arrives.
+    private func waitForStop(
+        _ signals: AsyncStream<Int32>, reload: @Sendable () -> Result<DaemonConfiguration, ConfigurationError>
+    ) async {
+        for await signal in signals {
+            guard signal == SIGHUP else { return }
+            switch reload() {
+            case .success(let newConfiguration): applyReload(newConfiguration)
+            case .failure(let error):
+                logger.error("config.reload_failed", ["error": error, "kept": "the running configuration"])
+            }
+        }
+    }
+
+    /// Logs the fixes the location service rejected: a broken gpsd can send nothing else, so one line per interval,
+    /// with how many were left out since.
+    private static func logRejections(_ notices: AsyncStream<LocationNotice>, _ logger: Logger) async {
+        let interval = Duration.seconds(10)
+        var lastLogged: ContinuousClock.Instant?
+        var suppressed = 0
+        for await notice in notices {
+            let now = ContinuousClock.now
+            if let lastLogged, now - lastLogged < interval {
+                suppressed += 1
+                continue
+            }
+            lastLogged = now
+            logger.warning("location.rejected", [
+                "source": notice.source.rawValue, "reason": notice.message, "suppressed": suppressed,
+            ])
+            suppressed = 0
+        }
     }
 
     // MARK: Location
@@ -339,9 +354,17 @@ public actor Daemon {
         if publishedPlaceID != update.place.id {
             publishedPlaceID = update.place.id
             logger.info("place", ["name": update.place.displayName, "source": update.source])
-            if let pipeline {
+            if let pipeline, !stopping {
+                // The fetch for the place before is cancelled if it has not begun, and this one waits for it, so a
+                // quick change from A to B always ends with B's data being fetched, never A's.
                 let place = update.place
-                Task { await pipeline.fetchAllData(for: place) }
+                let previous = placeFetch
+                previous?.cancel()
+                placeFetch = Task {
+                    await previous?.value
+                    guard !Task.isCancelled else { return }
+                    await pipeline.fetchAllData(for: place)
+                }
             }
             if let fix, let nominatim, onlineNames[update.place.id] == nil {
                 let place = update.place

@@ -33,6 +33,9 @@ public enum DaemonMain {
             return 78
         }
         let logger = Logger(level: configuration.logLevel)
+        // Process-wide, so set here once: a write to a peer that has gone is an error to handle (EPIPE), never a
+        // signal that ends the daemon. Sockets are written with MSG_NOSIGNAL too; this covers every other write.
+        signal(SIGPIPE, SIG_IGN)
         let daemon: Daemon
         do {
             daemon = try Daemon(configuration: configuration, logger: logger)

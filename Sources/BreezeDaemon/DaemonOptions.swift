@@ -51,9 +51,9 @@ public struct DaemonOptions: Sendable {
     public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions {
         var options = DaemonOptions()
         options.arguments = arguments
-        var remaining = arguments[...]
+        var scanner = CommandLineScanner(arguments)
         func value(_ flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--"), !value.isEmpty else {
+            guard let value = scanner.value(), !value.hasPrefix("--"), !value.isEmpty else {
                 throw UsageError("\(flag) needs a value")
             }
             guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -64,11 +64,11 @@ public struct DaemonOptions: Sendable {
         func absolute(_ path: String) -> String {
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         }
-        while let argument = remaining.popFirst() {
-            var flag = argument
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                flag = String(argument[..<equals])
-                remaining.insert(String(argument[argument.index(after: equals)...]), at: remaining.startIndex)
+        while let token = scanner.next() {
+            // Every argument is an option: breezed takes no others.
+            let (flag, argument) = switch token {
+            case .option(let flag, let argument): (flag, argument)
+            case .plain(let argument): (argument, argument)
             }
             switch flag {
             case "-h", "--help": options.action = .help

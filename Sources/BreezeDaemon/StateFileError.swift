@@ -1,4 +1,4 @@
-/// A state that cannot be read or written: too large, not valid, or a system call that failed.
+/// A state that cannot be read or written: too large, not valid, or a system call that failed (the cause).
 public struct StateFileError: Error, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable {
         /// The file, or the state to write, is over `StateStore.maximumSize`.
@@ -11,10 +11,13 @@ public struct StateFileError: Error, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// What failed underneath, where a system call did.
+    public var cause: (any Error & Sendable)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }

@@ -85,7 +85,7 @@ public struct StateStore: Sendable {
             try AtomicFile.makeFolder(folder, mode: 0o750)
             try AtomicFile.write(bytes, to: path, mode: 0o640)
         } catch {
-            throw StateFileError(.system, "\(error)")
+            throw StateFileError(.system, "\(error)", cause: error)
         }
     }
 

@@ -1,3 +1,4 @@
+import BreezeSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -24,31 +25,19 @@ public struct Systemd: Sendable {
 
     /// Sends `state` ("READY=1", "STATUS=…", "WATCHDOG=1", "STOPPING=1"); does nothing outside systemd.
     public func notify(_ state: String) {
-        guard let notifyPath else { return }
+        // An abstract socket is named with a leading "@", which is a NUL on the wire.
+        guard let notifyPath, let address = UnixSocketAddress(path: notifyPath, abstract: true) else { return }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(notifyPath.utf8)
-        // An abstract socket is named with a leading "@", which is a NUL on the wire.
-        if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else { return }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (i, byte) in pathBytes.enumerated() { buffer[i] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
         let message = Array(state.utf8)
         // Never block on the service manager. STATUS and WATCHDOG are dropped when its queue is full (the next one
         // follows soon); READY and STOPPING matter once, so they are tried again for up to a second.
         let attempts = state.hasPrefix("READY=") || state.hasPrefix("STOPPING=") ? 100 : 1
         for attempt in 0..<attempts {
-            let sent = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    message.withUnsafeBytes {
-                        sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
-                    }
+            let sent = address.withSocketAddress { socketAddress, length in
+                message.withUnsafeBytes {
+                    sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
                 }
             }
             if sent >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return }

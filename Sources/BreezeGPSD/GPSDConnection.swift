@@ -1,4 +1,5 @@
 internal import CGPS
+import BreezeSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -14,22 +15,53 @@ final class GPSDConnection {
     /// never into one ever-growing batch.
     static let maximumBytesPerRead = 65_536
 
-    /// Wraps `gps_open`.
+    /// Wraps `gps_open`. Throws saying what failed: a name that does not resolve, nothing listening, or a system
+    /// call, with libgps's code or errno as the cause.
     init(address: GPSDAddress) throws(GPSDError) {
         self.address = address
-        guard let data = CGPS_new() else { throw GPSDError(.unreachable, "out of memory for a gpsd connection") }
+        guard let data = CGPS_new() else { throw GPSDError(.system, "out of memory for a gpsd connection") }
         self.data = data
         if CGPS_open(address.host, String(address.port), data) != 0 {
-            let detail = errno != 0 ? String(cString: strerror(errno)) : String(cString: CGPS_errstr(errno))
-            throw GPSDError(.unreachable, "cannot connect to gpsd at \(address): \(detail)")
+            let code = errno
+            throw Self.openError(code, address: address)
         }
         isOpen = true
     }
 
-    /// Wraps `gps_stream(WATCH_ENABLE | WATCH_JSON)`.
+    /// What a failed `gps_open` left in errno: libgps's own negative codes (its `netlib` layer's), or an errno.
+    static func openError(_ code: Int32, address: GPSDAddress) -> GPSDError {
+        guard code < 0 else {
+            let cause = SystemCallError(call: "gps_open", errno: code)
+            let detail = code == 0 ? "libgps gave no reason" : cause.reason
+            return GPSDError(.system, "cannot connect to gpsd at \(address): \(detail)", cause: code == 0 ? nil : cause)
+        }
+        let cause = LibGPSError(code: code)
+        switch code {
+        case CGPS_NOHOST:
+            return GPSDError(.hostNotFound, "cannot resolve gpsd's host \"\(address.host)\": \(cause.message)", cause: cause)
+        case CGPS_NOSERVICE:
+            return GPSDError(.badAddress, "gpsd's port \"\(address.port)\" is not a port: \(cause.message)", cause: cause)
+        case CGPS_NOCONNECT:
+            return GPSDError(
+                .unreachable, "nothing accepts connections at \(address): \(cause.message)", cause: cause)
+        default:
+            return GPSDError(.badAddress, "cannot make a connection to gpsd at \(address): \(cause.message)", cause: cause)
+        }
+    }
+
+    /// Asks gpsd for reports as JSON: what `gps_stream(WATCH_ENABLE | WATCH_JSON)` sends, sent here with
+    /// MSG_NOSIGNAL (libgps writes with write(2), which raises SIGPIPE when gpsd has just gone).
     func watch() throws(GPSDError) {
-        if CGPS_watch(data) != 0 {
-            throw GPSDError(.lost, "gpsd at \(address) did not take the watch request")
+        let request = Array(#"?WATCH={"enable":true,"json":true};"#.utf8)
+        var sent = 0
+        while sent < request.count {
+            do throws(SystemCallError) {
+                sent += try syscall("send") {
+                    request[sent...].withUnsafeBytes { send(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }
+            } catch {
+                throw GPSDError(.lost, "gpsd at \(address) did not take the watch request: \(error.reason)", cause: error)
+            }
         }
     }
 
@@ -44,13 +76,16 @@ final class GPSDConnection {
         var chunk = [UInt8](repeating: 0, count: 8_192)
         var total = 0
         while total < Self.maximumBytesPerRead {
-            let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            if count <= 0 {
-                let detail = count == 0 ? "gpsd closed the connection" : String(cString: strerror(errno))
-                throw GPSDError(.lost, "lost gpsd at \(address): \(detail)")
+            let received: Int?
+            do throws(SystemCallError) {
+                received = try syscallUnlessWouldBlock("recv") {
+                    chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                }
+            } catch {
+                throw GPSDError(.lost, "lost gpsd at \(address): \(error.reason)", cause: error)
             }
+            guard let count = received else { break }
+            if count == 0 { throw GPSDError(.lost, "lost gpsd at \(address): gpsd closed the connection") }
             total += count
             lines += framer.append(chunk[0..<count])
             if count < chunk.count { break }

@@ -1,8 +1,15 @@
-/// Why talking to gpsd failed.
-public struct GPSDError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Why talking to gpsd failed: a code, a message that says what failed, and the cause underneath where there is
+/// one (a `SystemCallError`, or libgps's own `LibGPSError`).
+public struct GPSDError: Error, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable {
-        /// gpsd is not running there, or the address is wrong.
+        /// Nothing accepts connections at the address: gpsd is not running there.
         case unreachable
+        /// The host name in the address does not resolve (DNS, or /etc/hosts).
+        case hostNotFound = "host-not-found"
+        /// The address cannot be used: an unknown port or service name, or no socket could be made for it.
+        case badAddress = "bad-address"
+        /// A system call failed on our side (out of descriptors or memory).
+        case system
         /// gpsd accepted the connection and closed it at once (no free client slots, or restarting).
         case refused
         /// The connection broke.
@@ -13,10 +20,12 @@ public struct GPSDError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    public var cause: (any Error & Sendable)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }

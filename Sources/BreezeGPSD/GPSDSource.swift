@@ -45,7 +45,6 @@ public final class GPSDSource: LocationSource {
             continuation.finish()
             return stream
         }
-        Self.ignoreSIGPIPE()
         let thread = Thread { [self] in
             self.run(continuation)
             continuation.finish()
@@ -63,15 +62,6 @@ public final class GPSDSource: LocationSource {
 
     private var isStopped: Bool {
         state.withLock { $0.lifecycle.isStopped }
-    }
-
-    /// libgps writes with plain write(2): a write to a gpsd that just died would kill the process with SIGPIPE.
-    private static let sigpipeIgnored: Void = {
-        signal(SIGPIPE, SIG_IGN)
-    }()
-
-    static func ignoreSIGPIPE() {
-        _ = sigpipeIgnored
     }
 
     // MARK: - The thread
@@ -158,6 +148,14 @@ public final class GPSDSource: LocationSource {
             PermissionReason(
                 code: .notRunning, message: "gpsd is not running on \(address)",
                 hint: "start gpsd ('systemctl start gpsd') or set gpsd.address in breezed.conf")
+        case .hostNotFound:
+            PermissionReason(
+                code: .notRunning, message: error.message,
+                hint: "check gpsd.address in breezed.conf, and that the name resolves ('getent hosts \(address.host)')")
+        case .badAddress:
+            PermissionReason(code: .notRunning, message: error.message, hint: "set gpsd.address in breezed.conf to HOST:PORT")
+        case .system:
+            PermissionReason(code: .notRunning, message: error.message, hint: "breezed tries again; its log says more")
         case .refused:
             PermissionReason(
                 code: .busy, message: error.message,

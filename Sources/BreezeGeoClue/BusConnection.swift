@@ -135,12 +135,6 @@ public final class BusConnection: Sendable {
             timeout: timeout)
     }
 
-    public func removeMatch(_ rule: String, timeout: Double = 5) async throws(BusError) {
-        _ = try await call(
-            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RemoveMatch", [.string(rule)],
-            timeout: timeout)
-    }
-
     /// `org.freedesktop.DBus.Properties.Set`: signature `ssv`, the value in a variant.
     public func setProperty(
         _ destination: String, _ path: String, _ interface: String, _ name: String, _ value: DBusValue, timeout: Double

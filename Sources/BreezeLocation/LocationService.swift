@@ -185,8 +185,6 @@ public actor LocationService {
                 stopFixTimers()
                 latest = [:]
                 lastNamed = nil
-            case .useLiveLocation, .startSources, .scheduleRetry:
-                break  // sources keep running and retry by themselves; their fixes count again once authorized
             }
         }
     }

@@ -126,7 +126,7 @@ public struct PlacesIndexBuilder: Sendable {
         meta["sections"] = String(summary.sections)
         meta["search_keys"] = String(keys.count)
         meta["naming_rule"] = PlaceNamingRule.signature
-        let metaJSON = "{" + meta.keys.sorted().map { "\(Self.jsonString($0)):\(Self.jsonString(meta[$0]!))" }
+        let metaJSON = "{" + meta.keys.sorted().map { "\(JSONString.quoted($0)):\(JSONString.quoted(meta[$0]!))" }
             .joined(separator: ",") + "}"
 
         var file = SectionFileWriter()
@@ -177,19 +177,5 @@ public struct PlacesIndexBuilder: Sendable {
         }
         summary.searchKeys = keys.count
         return keys
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

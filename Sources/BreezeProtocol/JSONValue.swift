@@ -1,3 +1,5 @@
+import BreezeCore
+
 /// A JSON value: what protocol lines carry. Encodes compactly with keys in a fixed order, so equal values give
 /// equal lines (one encoding shared by every subscriber).
 public enum JSONValue: Hashable, Sendable {
@@ -58,7 +60,7 @@ public enum JSONValue: Hashable, Sendable {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
         case .number(let value): out += Self.format(value)
-        case .string(let value): Self.quote(value, into: &out)
+        case .string(let value): JSONString.append(value, to: &out)
         case .array(let values):
             out += "["
             for (i, value) in values.enumerated() {
@@ -70,7 +72,7 @@ public enum JSONValue: Hashable, Sendable {
             out += "{"
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out += "," }
-                Self.quote(key, into: &out)
+                JSONString.append(key, to: &out)
                 out += ":"
                 value.encode(into: &out)
             }
@@ -88,33 +90,6 @@ public enum JSONValue: Hashable, Sendable {
         let rounded = (value * 1e9).rounded() / 1e9
         text = String(rounded)
         return text
-    }
-
-    static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        // Most text needs no escape: appended whole, not a scalar at a time (which costs most of encoding a reply).
-        // 0xE2 leads U+2028 and U+2029 (and other characters, which then take the slow path, still correct).
-        var text = text
-        let plain = text.withUTF8 { bytes in !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 } }
-        if plain {
-            out += text
-            out += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 
     /// Parses one JSON text (RFC 8259; nesting at most 64 deep). Throws `ProtocolError` (`malformed-json`) saying

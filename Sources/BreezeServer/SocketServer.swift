@@ -190,6 +190,8 @@ public final class SocketServer: Sendable {
     private struct State {
         var running = true
         var finished = false
+        /// Who waits in `stopped()`, resumed once the loop has finished.
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
         var clients = DescriptorTable<Client>()
         /// The clients the loop must see to: output queued, room to write, a handler finished.
         var pending: Set<Int32> = []
@@ -344,14 +346,11 @@ public final class SocketServer: Sendable {
     /// One non-blocking send of a whole line.
     private static func sendNow(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> SendOutcome {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return .sent }
-        while true {
-            let count = send(fd, base, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            if count == bytes.count { return .sent }
-            if count >= 0 { return .partly(count) }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return .partly(0) }
-            return .gone
-        }
+        let count = retryingOnInterrupt { send(fd, base, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        if count == bytes.count { return .sent }
+        if count >= 0 { return .partly(count) }
+        if errno == EAGAIN || errno == EWOULDBLOCK { return .partly(0) }
+        return .gone
     }
 
     private static func enqueueUpdate(_ client: inout Client, _ update: Update) {
@@ -459,9 +458,8 @@ public final class SocketServer: Sendable {
 
     private func acceptClients() {
         while true {
-            let fd = accept(listener.fd, nil, nil)
+            let fd = retryingOnInterrupt { accept(listener.fd, nil, nil) }
             if fd < 0 {
-                if errno == EINTR { continue }
                 return  // EAGAIN: no more waiting; EMFILE and the like: try again on the next wake-up
             }
             // accept4 is not imported without _GNU_SOURCE: set the flags after accepting.
@@ -527,8 +525,7 @@ public final class SocketServer: Sendable {
         // floods requests costs no more than that), while a line or a few fit in one read for everyone else.
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
+            let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
             if count <= 0 {
                 remove(fd)
@@ -799,16 +796,17 @@ public final class SocketServer: Sendable {
                     return !client.closeAfterFlush
                 }
             }
-            let count = client.writing.withUnsafeBytes { bytes in
-                send(client.fd, bytes.baseAddress! + client.written, bytes.count - client.written,
-                     Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            let count = retryingOnInterrupt {
+                client.writing.withUnsafeBytes { bytes in
+                    send(client.fd, bytes.baseAddress! + client.written, bytes.count - client.written,
+                         Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
             }
             if count > 0 {
                 client.written += count
                 client.blockedSince = nil
                 continue
             }
-            if count < 0 && errno == EINTR { continue }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 if client.blockedSince == nil { client.blockedSince = .now }
                 return true
@@ -897,12 +895,28 @@ public final class SocketServer: Sendable {
         }
         refused.forEach { close($0.fd) }
         refused = []
-        state.withLock { $0.finished = true }
+        let waiters = state.withLock { state in
+            state.finished = true
+            defer { state.stopWaiters = [] }
+            return state.stopWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// True once `stop()` has told every client and closed it.
     public var hasStopped: Bool {
         state.withLock { $0.finished }
+    }
+
+    /// Returns once `stop()` has told every client and closed it (at once if it has), without polling.
+    public func stopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = state.withLock { state in
+                if !state.finished { state.stopWaiters.append(continuation) }
+                return state.finished
+            }
+            if finished { continuation.resume() }
+        }
     }
 
     /// Raises the soft limit on open descriptors to at least `count` (within the hard limit), so the default of

@@ -23,16 +23,8 @@ public final class UnixListener: Sendable {
     ///   `somaxconn`) is more than the server's default limit of 1,024 clients, so a burst of them all connecting
     ///   at once is queued, not refused.
     public init(path: String, mode: mode_t = 0o666, group: gid_t? = nil, backlog: Int32 = 4_096) throws(ListenerError) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count < capacity else {
-            throw ListenerError(.pathTooLong, "\(path): a socket path is 1 to \(capacity - 1) bytes")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
+        guard let address = UnixSocketAddress(path: path) else {
+            throw ListenerError(.pathTooLong, "\(path): a socket path is 1 to \(UnixSocketAddress.maximumPathLength) bytes")
         }
 
         var info = stat()
@@ -40,7 +32,7 @@ public final class UnixListener: Sendable {
             guard info.st_mode & S_IFMT == S_IFSOCK else {
                 throw ListenerError(.notASocket, "\(path) is in the way: a file that is not a socket")
             }
-            guard !Self.answers(&address) else {
+            guard !Self.answers(address) else {
                 throw ListenerError(.inUse, "another breezed is listening on \(path)")
             }
             unlink(path)  // stale: left by a daemon that did not close it
@@ -55,13 +47,7 @@ public final class UnixListener: Sendable {
                 // changing the umask, which is the whole process's (another thread creating a file meanwhile would
                 // get the wrong mode). The final mode is set once the group is.
                 try syscall("fchmod") { fchmod(fd, 0o600) }
-                try syscall("bind \(path)") {
-                    withUnsafePointer(to: &address) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                        }
-                    }
-                }
+                try syscall("bind \(path)") { address.bind(fd) }
                 var bound = stat()
                 try syscall("stat \(path)") { lstat(path, &bound) }
                 if let group { try syscall("chown \(path)") { chown(path, getuid(), group) } }
@@ -92,22 +78,15 @@ public final class UnixListener: Sendable {
 
     /// Whether a process accepts connections on the socket at `address`: a connection made (even one still
     /// waiting in its backlog) is a live listener; refused (nobody listening) is a stale file.
-    private static func answers(_ address: inout sockaddr_un) -> Bool {
+    private static func answers(_ address: UnixSocketAddress) -> Bool {
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard probe >= 0 else { return false }
         defer { close(probe) }
-        while true {
-            let status = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            if status == 0 { return true }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return true  // its backlog is full: alive, and busy
-            default: return false  // ECONNREFUSED: stale
-            }
+        let status = retryingOnInterrupt { address.connect(probe) }
+        if status == 0 { return true }
+        switch errno {
+        case EAGAIN: return true  // its backlog is full: alive, and busy
+        default: return false  // ECONNREFUSED: stale
         }
     }
 

@@ -41,12 +41,9 @@ public final class WakeupPipe: Sendable {
         var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
         if let fd { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         let milliseconds = timeout.map { Int32(max(0, min(Double(Int32.max), $0 * 1000)).rounded(.up)) } ?? -1
-        while true {
-            let ready = poll(&fds, nfds_t(fds.count), milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0, fds.count > 1 else { return false }
-            return fds[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-        }
+        let ready = retryingOnInterrupt { poll(&fds, nfds_t(fds.count), milliseconds) }
+        guard ready > 0, fds.count > 1 else { return false }
+        return fds[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import BreezeSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -15,16 +16,7 @@ final class FakeDaemon: Sendable {
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.path = path
         self.listener = listener
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (i, byte) in path.utf8.enumerated() { buffer[i] = byte }
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        _ = UnixSocketAddress(path: path)?.bind(listener)
         listen(listener, 16)
         Thread.detachNewThread {
             while true {

@@ -43,18 +43,17 @@ import Testing
     ]
 
     /// The actions of each transition, in order, for each state (rows) and event (columns, in the order of `events`):
-    /// "ann" announce, "live:g"/"live:c" use that source's positions, "fallback" use the fallback city, "stop"/"start"
-    /// the sources, "retry:g" retry gpsd later; "" nothing.
+    /// "ann" announce, "fallback" use the fallback city, "stop" the sources; "" nothing.
     static let expectedActions: [String: [String]] = [
-        "ND":   ["ann", "ann", "ann", "ann", "ann live:g", "ann live:c", "ann", "ann", "ann retry:g", "ann", "ann stop", ""],
-        "Rq:g": ["", "ann", "", "ann", "ann live:g", "ann live:c", "ann", "ann", "ann retry:g", "ann", "ann stop", ""],
-        "Rq:c": ["ann", "", "ann", "", "ann live:g", "ann live:c", "ann", "ann", "ann retry:g", "ann", "ann stop", ""],
-        "Au:g": ["", "", "", "", "", "ann live:c", "", "", "ann retry:g fallback", "ann fallback", "ann stop fallback", ""],
-        "Au:c": ["", "", "", "", "ann live:g", "", "ann fallback", "ann fallback", "", "", "ann stop fallback", ""],
-        "Den":  ["ann", "ann", "ann", "ann", "ann live:g", "ann live:c", "", "ann", "ann retry:g", "ann", "ann stop", ""],
-        "Res":  ["ann", "ann", "ann", "ann", "ann live:g", "ann live:c", "ann", "", "ann retry:g", "ann", "ann stop", ""],
-        "Un":   ["ann", "ann", "ann", "ann", "ann live:g", "ann live:c", "ann", "ann", "retry:g", "ann", "ann stop", ""],
-        "Off":  ["", "", "", "", "", "", "", "", "", "", "", "ann start"],
+        "ND":   ["ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", ""],
+        "Rq:g": ["", "ann", "", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", ""],
+        "Rq:c": ["ann", "", "ann", "", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", ""],
+        "Au:g": ["", "", "", "", "", "ann", "", "", "ann fallback", "ann fallback", "ann stop fallback", ""],
+        "Au:c": ["", "", "", "", "ann", "", "ann fallback", "ann fallback", "", "", "ann stop fallback", ""],
+        "Den":  ["ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann", "ann", "ann stop", ""],
+        "Res":  ["ann", "ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann", "ann stop", ""],
+        "Un":   ["ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann stop", ""],
+        "Off":  ["", "", "", "", "", "", "", "", "", "", "", "ann"],
     ]
 
     static func reached(by events: [LocationPermissionEvent]) -> LocationPermissionMachine {
@@ -66,13 +65,8 @@ import Testing
     static func token(_ action: LocationPermissionAction) -> String {
         switch action {
         case .announce: "ann"
-        case .startSources: "start"
         case .stopSources: "stop"
-        case .useLiveLocation(.gpsd): "live:g"
-        case .useLiveLocation(.geoclue): "live:c"
         case .useFallbackLocation: "fallback"
-        case .scheduleRetry(.gpsd): "retry:g"
-        case .scheduleRetry(.geoclue): "retry:c"
         }
     }
 
@@ -129,9 +123,9 @@ import Testing
         var machine = Self.reached(by: [.fixReceived(.gpsd)])
         #expect(machine.handle(.switchedOff) == [.announce(.denied(.switchedOff)), .stopSources, .useFallbackLocation])
         #expect(machine.handle(.fixReceived(.gpsd)) == [])
-        #expect(machine.handle(.switchedOn) == [.announce(.notDetermined), .startSources])
+        #expect(machine.handle(.switchedOn) == [.announce(.notDetermined)])
         #expect(machine.handle(.requestStarted(.gpsd)) == [.announce(.requesting(.gpsd))])
-        #expect(machine.handle(.fixReceived(.gpsd)) == [.announce(.authorized(.gpsd)), .useLiveLocation(.gpsd)])
+        #expect(machine.handle(.fixReceived(.gpsd)) == [.announce(.authorized(.gpsd))])
     }
 
     @Test func steadyFixesCostNothing() {

@@ -12,15 +12,7 @@ import Glibc
 func connectWithoutWaiting(to path: String, keeping descriptors: inout [Int32]) -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else { return errno }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        raw.copyBytes(from: Array(path.utf8))
-        raw[path.utf8.count] = 0
-    }
-    let status = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    let status = UnixSocketAddress(path: path)?.connect(fd) ?? -1
     let failure = errno
     if status != 0 {
         close(fd)
@@ -71,15 +63,7 @@ func umaskNow() -> String? {
         let path = temporarySocketPath("stale")
         // A socket file nobody listens on: what a daemon killed with SIGKILL leaves.
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: Array(path.utf8))
-            raw[path.utf8.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = UnixSocketAddress(path: path)?.bind(stale)
         #expect(bound == 0)
         close(stale)
         let listener = try UnixListener(path: path)

@@ -1,3 +1,4 @@
+import BreezeSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -13,14 +14,7 @@ public final class NotifySocket: @unchecked Sendable {
     public init(folder: String) {
         path = folder + "/notify"
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (i, byte) in path.utf8.enumerated() { buffer[i] = byte }
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        _ = UnixSocketAddress(path: path)?.bind(fd)
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import BreezeSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -18,18 +19,11 @@ enum LoopbackSocket {
     static func connect(_ path: String) -> Connected {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failed(errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes.prefix(raw.count - 1))
-            raw[min(bytes.count, raw.count - 1)] = 0
+        guard let address = UnixSocketAddress(path: path) else {
+            close(fd)
+            return .failed(ENAMETOOLONG)
         }
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let status = address.connect(fd)
         if status == 0 { return .connected(fd) }
         let error = errno
         close(fd)
