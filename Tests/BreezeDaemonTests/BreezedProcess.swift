@@ -67,11 +67,14 @@ final class BreezedProcess: @unchecked Sendable {
             wrapper: wrapper ?? ChildProcess.resetSignalsAndExec)
         errorText.collect(from: errors.fileHandleForReading)
         if waitForSocket {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, process.isRunning, !FileManager.default.fileExists(atPath: socket) {
-                try await Task.sleep(for: .milliseconds(10))
+            // Up once the socket accepts a connection (the file appears at bind, a moment before listen).
+            let socket = socket
+            await eventually(timeout: 20) {
+                guard process.isRunning else { return true }
+                guard let fd = UnixSocket.connect(to: socket) else { return false }
+                close(fd)
+                return true
             }
-            try await Task.sleep(for: .milliseconds(20))
         }
     }
 

@@ -85,7 +85,8 @@ import Testing
         try await fixture.fault("stall", path: "/v1/air-quality", delay: 30)
         let client = AirQualityClient(http: Self.http(timeout: 20), base: fixture.baseURL)
         let task = Task { try await client.fetch(Self.zurich) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled once the request is at the server (and stalled there), not at a guessed moment.
+        #expect(try await eventually(timeout: 20) { try await !fixture.requests().isEmpty }, "the request reached the fixture")
         let started = ContinuousClock.now
         task.cancel()
         await #expect(throws: WebError.self) { try await task.value }
