@@ -60,7 +60,10 @@ import Testing
     @Test func pointsNearBigCitiesNameTheCity() async {
         let (index, geocoder) = (index, geocoder)
         let share = await onDedicatedThread { Self.bigCityShare(index: index, geocoder: geocoder) }
-        #expect(share >= 0.95)
+        // 95.7% when sections were chosen by population and distance alone; 94.8% on this sample since towns
+        // that codes tell apart from a big city keep their names (95.0% on the evaluation's sample,
+        // scripts/analysis/naming-evaluation.py): Ivry-sur-Seine beside Paris, Camden beside Philadelphia.
+        #expect(share >= 0.945)
     }
 
     static func bigCityShare(index: PlacesIndex, geocoder: ReverseGeocoder) -> Double {
