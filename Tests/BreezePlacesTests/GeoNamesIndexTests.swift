@@ -90,7 +90,9 @@ import Testing
         // Places the rule treats as city sections (neighbourhoods such as "Downtown" or "Near North Side") name
         // their city by design, as the receiver logs require; the rest must name themselves.
         #expect(townShare >= 0.95)
-        #expect(share >= 0.90, "regression floor: 91.0–91.6% measured when the rule was chosen")
+        // 91.0–91.6% with sections by population and distance alone; 90.0% with sections from GeoNames codes, which
+        // set aside more small places (PPLX entries, hamlets of a bigger municipality).
+        #expect(share >= 0.90, "regression floor")
     }
 
     static func smallTownShares(index: PlacesIndex, geocoder: ReverseGeocoder) -> (all: Double, towns: Double) {
