@@ -13,10 +13,22 @@ import Darwin
 /// GeoNames lists city sections ("Downtown" in Edmonton, "Near North Side" in Chicago) beside the cities, each with
 /// its own population, so the nearest entry is often not the answer. The rule has three parts:
 ///
-/// 1. **Sections.** When the index is built, a place is a *section* of a bigger place when that place has at least
-///    `sectionRatio` times its population and lies within its section radius: `sectionScale·√population` of the
-///    bigger place, scaled down for less lopsided pairs (full at 100 times the population, half at 10) and capped at
-///    `sectionCapKm`. Sections stay searchable but never name a position.
+/// 1. **Sections.** When the index is built, a place is a *section* of a city, from GeoNames' codes where the
+///    place has them (`PlaceSourceRecord.featureCode`, `administrativeCodes`):
+///    - a place coded `PPLX` ("section of populated place") is a section;
+///    - a place within `sectionCapKm` of one at least `municipalitySectionRatio` times its population with the
+///      same administrative codes down to admin3 or admin4 (the same municipality) is a section of it;
+///    - otherwise a place is a section of a bigger one when that place has at least `sectionRatio` times its
+///      population and lies within its section radius — `sectionScale·√population` of the bigger place, scaled
+///      down for less lopsided pairs (full at 100 times the population, half at 10) and capped at `sectionCapKm` —
+///      unless administrative codes put the two in different divisions (a municipality of its own beside a city:
+///      Dübendorf beside Zürich, Hoboken beside New York, Schiedam beside Rotterdam). Places without codes are
+///      judged by population and distance alone.
+///    Sections stay searchable and never name a position themselves: a section with a city (the most populous
+///    place of its own within `sectionCapKm`, at least `municipalitySectionRatio` times its population, that no
+///    code tells apart from it) takes part in the parts below with its own population and, when it wins, names
+///    its city — so a point in a neighbourhood far from its city's centre still names the city, not a town
+///    nearer by. A section without a city takes no part.
 /// 2. **Cores.** Every other place owns a core: `max(coreFloorKm, coreScale·√population)` around its centre. A
 ///    position inside one or more cores names the nearest of those places, so a point inside a small town names
 ///    the town even with a big neighbour close by.
@@ -26,7 +38,8 @@ import Darwin
 /// 4. **Nearest.** A position beyond every place's reach (open sea, desert) names the nearest place.
 ///
 /// Populations below `populationFloor` count as the floor (GeoNames has places with population 0).
-/// The parameters were chosen on the 20 labelled receiver logs and the accuracy checks in the tests. The section cap
+/// The code-based sections were measured with scripts/analysis/naming-evaluation.py (five labelled sets, old rule
+/// beside this one). The other parameters were chosen on the 20 labelled receiver logs and the accuracy checks in the tests. The section cap
 /// is 7 km: at 6.5 km the labelled Madrid position is named by a neighbourhood, and a larger cap only sets more real
 /// towns aside (at 10 km, 90.0% of points near places under 20,000 people named them; at 7 km, 91.0–91.6%, by
 /// sample).
@@ -36,6 +49,8 @@ public enum PlaceNamingRule {
     public static let sectionRatio = 10.0
     public static let sectionFullRatioDecades = 2.0
     public static let sectionCapKm = 7.0
+    public static let municipalitySectionRatio = 5.0
+    public static let sectionFeatureCode = "PPLX"
     public static let coreScaleKm = 0.01
     public static let coreFloorKm = 1.0
     public static let reachScaleKm = 0.05
@@ -52,6 +67,7 @@ public enum PlaceNamingRule {
     /// The parameters in one line, recorded in the index: an index built with other parameters is stale.
     public static var signature: String {
         "floor \(populationFloor); sections \(sectionScaleKm)/\(sectionRatio)/\(sectionFullRatioDecades)/\(sectionCapKm); "
+            + "codes \(sectionFeatureCode)/municipality \(municipalitySectionRatio)/told apart; "
             + "core \(coreScaleKm)/\(coreFloorKm); reach \(reachScaleKm)/\(reachCapKm)"
     }
 
@@ -67,6 +83,14 @@ public enum PlaceNamingRule {
         guard ratio >= sectionRatio else { return nil }
         let scale = min(1, log10(ratio) / sectionFullRatioDecades)
         return min(sectionCapKm, sectionScaleKm * weight(population: parent) * scale)
+    }
+
+    /// True when codes alone make `child` a section of `parent` (they are at most `sectionCapKm` apart): the same
+    /// municipality, and the parent at least `municipalitySectionRatio` times as populous.
+    static func isSectionByCodes(parent: PlaceSourceRecord, child: PlaceSourceRecord) -> Bool {
+        max(Double(parent.population), populationFloor)
+            >= municipalitySectionRatio * max(Double(child.population), populationFloor)
+            && child.sharesMunicipality(with: parent)
     }
 
     /// Reach and core in chord units, as the search uses them: read from the static constants once per search,

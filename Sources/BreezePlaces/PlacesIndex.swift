@@ -19,6 +19,7 @@ public final class PlacesIndex: Sendable {
     let admin1: Section
     let tree: Section
     let treePoints: Section
+    let sectionCities: Section
     let keys: Section
     let prefixes: Section
     let ranked: Section
@@ -88,10 +89,14 @@ public final class PlacesIndex: Sendable {
         admin1 = try section(.admin1, recordSize: PlacesIndexFormat.admin1Size)
         tree = try section(.tree, recordSize: PlacesIndexFormat.treeNodeSize)
         treePoints = try section(.treePoints, recordSize: PlacesIndexFormat.treePointSize)
+        sectionCities = try section(.sectionCities, recordSize: 4)
         keys = try section(.keys, recordSize: PlacesIndexFormat.keySize)
         prefixes = try section(.prefixes, recordSize: PlacesIndexFormat.prefixSize)
         ranked = try section(.ranked, recordSize: 4)
         guard treePoints.count <= places.count else { throw corrupt("the tree has more points than there are places") }
+        guard sectionCities.count == treePoints.count, sectionCities.length == 4 * sectionCities.count else {
+            throw corrupt("section SCTY does not match the tree's points")
+        }
         let depth = tree.count == 0 ? 0 : Int.bitWidth - (tree.count + 1).leadingZeroBitCount - 1
         let fits = tree.count == (1 << depth) - 1 && TreeBuilder.depth(forPointCount: treePoints.count) == depth
         treeDepth = fits ? depth : nil

@@ -72,22 +72,33 @@ public struct PlacesIndexBuilder: Sendable {
             admin1Bytes.u32(admin1Names[key].map { pool.add($0) } ?? PlacesIndexFormat.noString)
         }
 
-        // Reverse geocoding: a tree over the places that may name a position. The places are then numbered in
-        // tree order, city sections after them, so a tree point needs no reference to its place.
-        let sections = SectionFinder.sections(of: records)
-        summary.sections = sections.filter { $0 }.count
-        let candidates = records.indices.filter { !sections[$0] }.map { index in
+        // Reverse geocoding: a tree over the places that take part in naming a position: places of their own, and
+        // city sections (weight negated) that name their city. The places are then numbered in tree order,
+        // sections without a city after them, so a tree point needs no reference to its place.
+        let sectionCities = SectionFinder.sectionCities(of: records)
+        summary.sections = sectionCities.filter { $0 != nil }.count
+        let inTree = records.indices.filter { sectionCities[$0].map { $0 >= 0 } ?? true }
+        let candidates = inTree.map { index in
             let record = records[index]
             let coordinate = Coordinate(latitude: record.latitude, longitude: record.longitude)
+            let weight = Float(PlaceNamingRule.weight(population: record.population))
             return TreeBuilder.Point(
                 position: PlaceNamingRule.unitVector(coordinate),
-                weight: Float(PlaceNamingRule.weight(population: record.population)),
+                weight: sectionCities[index] == nil ? weight : -weight,
                 place: UInt32(index))
         }
         var tree = TreeBuilder(points: candidates)
         tree.build()
         let ordered = tree.points.map { records[Int($0.place)] }
-            + records.indices.filter { sections[$0] }.map { records[$0] }
+            + records.indices.filter { sectionCities[$0] == -1 }.map { records[$0] }
+        var position = [Int](repeating: -1, count: records.count)
+        for (at, point) in tree.points.enumerated() { position[Int(point.place)] = at }
+        var sectionCityBytes = ByteWriter()
+        for point in tree.points {
+            // A section's city is a place of its own, so it is in the tree.
+            let city = sectionCities[Int(point.place)].map { position[$0] }
+            sectionCityBytes.u32(city.map { UInt32($0) } ?? PlacesIndexFormat.noPlace)
+        }
 
         var placeBytes = ByteWriter()
         for record in ordered {
@@ -137,6 +148,7 @@ public struct PlacesIndexBuilder: Sendable {
         file.add(.admin1, count: admin1Keys.count, admin1Bytes.data)
         file.add(.tree, count: tree.nodeCount, tree.nodeBytes.data)
         file.add(.treePoints, count: tree.points.count, tree.pointBytes.data)
+        file.add(.sectionCities, count: tree.points.count, sectionCityBytes.data)
         file.add(.keys, count: keys.count, keyBytes.data)
         file.add(.prefixes, count: ranking.prefixes.count, prefixBytes.data)
         file.add(.ranked, count: ranking.references.count, rankBytes.data)

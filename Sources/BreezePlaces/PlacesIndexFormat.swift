@@ -14,19 +14,22 @@
 /// | `CTRY` | 8  | ISO code (2 bytes), padding u16, name u32 |
 /// | `ADM1` | 12 | country u16, padding u16, code u32, name u32 |
 /// | `TREE` | 64 | for each of two children: box min xyz f32×3, box max xyz f32×3, max weight f32, padding u32 |
-/// | `TPTS` | 16 | x, y, z, weight (f32 each); the i-th point is place i |
+/// | `TPTS` | 16 | x, y, z, weight (f32 each); the i-th point is place i; a negative weight marks a city section |
+/// | `SCTY` | 4  | for each tree point: the place a city section names (u32), or `noPlace` for a place of its own |
 /// | `KEYS` | 8  | folded name u32, reference u32 (place index; top bit set for an alternate name) |
 /// | `PRFX` | 12 | folded prefix u32, first u32 (into `RANK`), count u32 |
 /// | `RANK` | 4  | reference u32, as in `KEYS` |
 ///
 /// String references are byte offsets into `STRS`. `TREE` is an implicit, complete k-d tree over unit vectors of
-/// the places that can name a position (not city sections; see `TreeBuilder` for the layout); `TPTS` holds its
-/// points in tree order. `PLAC` lists those places first, in the same order, then the city sections. `KEYS` is
+/// the places that take part in naming a position (see `TreeBuilder` for the layout): places of their own, and city
+/// sections with a city to name, whose weight is stored negated (the search uses its magnitude and names the city
+/// `SCTY` gives when a section wins); its node summaries hold the largest magnitude. `TPTS` holds its points in
+/// tree order. `PLAC` lists those places first, in the same order, then the sections without a city. `KEYS` is
 /// sorted by folded name bytes; `PRFX` lists, sorted, the prefixes that match many keys, each with its best matches
 /// ranked.
 enum PlacesIndexFormat {
     static let magic: [UInt8] = Array("BREEZEPL".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerSize = 16
     static let directoryEntrySize = 24
     static let alignment = 64
@@ -41,6 +44,7 @@ enum PlacesIndexFormat {
 
     static let noAdmin1: UInt16 = 0xFFFF
     static let noString: UInt32 = 0xFFFF_FFFF
+    static let noPlace: UInt32 = 0xFFFF_FFFF
     static let alternateFlag: UInt32 = 0x8000_0000
     static let coordinateScale = 100_000.0
 
@@ -52,6 +56,7 @@ enum PlacesIndexFormat {
         case admin1 = "ADM1"
         case tree = "TREE"
         case treePoints = "TPTS"
+        case sectionCities = "SCTY"
         case keys = "KEYS"
         case prefixes = "PRFX"
         case ranked = "RANK"

@@ -40,10 +40,18 @@ public struct ReverseGeocoder: Sendable {
         return match(placeIndex: found, coordinate: coordinate)
     }
 
-    /// The places that can name a position: every place but the city sections, as indexes into the index (the
-    /// index lists them first).
-    public var candidateIndices: Range<Int> {
-        0..<index.treePoints.count
+    /// True when the place at `placeIndex` is a city section: it never names a position itself.
+    public func isSection(_ placeIndex: Int) -> Bool {
+        guard placeIndex >= 0, placeIndex < index.count else { return false }
+        guard placeIndex < index.treePoints.count else { return true }
+        return index.f32(index.treePoints.offset + placeIndex * PlacesIndexFormat.treePointSize + 12) < 0
+    }
+
+    /// The place a city section names (its city), or nil for a place of its own or a section without a city.
+    public func sectionCity(_ placeIndex: Int) -> Int? {
+        guard isSection(placeIndex), placeIndex < index.treePoints.count else { return nil }
+        let city = index.u32(index.sectionCities.offset + placeIndex * 4)
+        return city == PlacesIndexFormat.noPlace ? nil : Int(city)
     }
 
     func match(placeIndex: Int, coordinate: Coordinate) -> PlaceMatch? {
@@ -76,6 +84,7 @@ private struct TreeView {
     let nodeCount: Int
     let points: UnsafeRawPointer
     let pointCount: Int
+    let sectionCities: UnsafeRawPointer
     let depth: Int?
     let scales = PlaceNamingRule.Scales()
 
@@ -84,6 +93,7 @@ private struct TreeView {
         nodeCount = index.tree.count
         points = index.file.base + index.treePoints.offset
         pointCount = index.treePoints.count
+        sectionCities = index.file.base + index.sectionCities.offset
         depth = index.treeDepth
     }
 
@@ -146,9 +156,14 @@ private struct TreeView {
         let dy = f32(points, at + 4) - q.y
         let dz = f32(points, at + 8) - q.z
         let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
-        let key = PlaceNamingRule.key(chord: chord, weight: f32(points, at + 12), scales: scales)
-        let place = UInt32(point)  // the i-th point is place i
-        if key < best.key || (key == best.key && place < best.place) {
+        let weight = f32(points, at + 12)
+        let key = PlaceNamingRule.key(chord: chord, weight: abs(weight), scales: scales)
+        guard key <= best.key else { return }
+        // The i-th point is place i; a section (negative weight) names its city.
+        let place = weight < 0
+            ? UInt32(littleEndian: sectionCities.loadUnaligned(fromByteOffset: point * 4, as: UInt32.self))
+            : UInt32(point)
+        if key < best.key || place < best.place {
             best = (key, place)
         }
     }

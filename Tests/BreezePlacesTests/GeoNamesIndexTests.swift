@@ -60,7 +60,10 @@ import Testing
     @Test func pointsNearBigCitiesNameTheCity() async {
         let (index, geocoder) = (index, geocoder)
         let share = await onDedicatedThread { Self.bigCityShare(index: index, geocoder: geocoder) }
-        #expect(share >= 0.95)
+        // 95.7% when sections were chosen by population and distance alone; 94.8% on this sample since towns
+        // that codes tell apart from a big city keep their names (95.0% on the evaluation's sample,
+        // scripts/analysis/naming-evaluation.py): Ivry-sur-Seine beside Paris, Camden beside Philadelphia.
+        #expect(share >= 0.945)
     }
 
     static func bigCityShare(index: PlacesIndex, geocoder: ReverseGeocoder) -> Double {
@@ -87,11 +90,12 @@ import Testing
         // Places the rule treats as city sections (neighbourhoods such as "Downtown" or "Near North Side") name
         // their city by design, as the receiver logs require; the rest must name themselves.
         #expect(townShare >= 0.95)
-        #expect(share >= 0.90, "regression floor: 91.0–91.6% measured when the rule was chosen")
+        // 91.0–91.6% with sections by population and distance alone; 90.0% with sections from GeoNames codes, which
+        // set aside more small places (PPLX entries, hamlets of a bigger municipality).
+        #expect(share >= 0.90, "regression floor")
     }
 
     static func smallTownShares(index: PlacesIndex, geocoder: ReverseGeocoder) -> (all: Double, towns: Double) {
-        let candidates = Set(geocoder.candidateIndices)
         var small = (0..<index.count).filter { index.place(at: $0)!.population < 20_000 }
         var random = SplitMix64(seed: 5)
         small.shuffle(using: &random)
@@ -107,7 +111,7 @@ import Testing
                 bearing: Double.random(in: 0..<360, using: &random))
             let hit = geocoder.place(for: point)?.index == placeIndex
             if hit { named += 1 }
-            if candidates.contains(placeIndex) {
+            if !geocoder.isSection(placeIndex) {
                 towns += 1
                 if hit { townsNamed += 1 }
             }
@@ -136,6 +140,37 @@ import Testing
         let match = try #require(geocoder.place(for: Coordinate(latitude: latitude, longitude: longitude)))
         #expect(match.place.countryCode == country)
         if !city.isEmpty { #expect(match.place.name == city, "named \(match.place.displayName)") }
+    }
+
+    /// Municipalities of their own beside a much bigger city (issue 14): GeoNames codes put each in an
+    /// administrative division of its own, so a point in one names it, not the city 4–6 km away.
+    @Test(arguments: [
+        (47.3969, 8.6185, "Dübendorf", "Zürich"), (40.7440, -74.0324, "Hoboken", "New York City"),
+        (51.9192, 4.3990, "Schiedam", "Rotterdam"),
+    ])
+    func townsBesideBigCitiesNameThemselves(latitude: Double, longitude: Double, town: String, city: String) throws {
+        let match = try #require(geocoder.place(for: Coordinate(latitude: latitude, longitude: longitude)))
+        #expect(match.place.name == town, "named \(match.place.displayName), \(Int(match.distance)) m away")
+        #expect(match.place.name != city)
+    }
+
+    /// The big cities beside those towns still name their own centres and their sections (GeoNames PPLX entries,
+    /// by id: Zürich (Kreis 4) / Aussersihl, East Village, Delfshaven), and the sections are set aside as such.
+    @Test(arguments: [
+        (2657896, 2661666, "Zürich"), (5128581, 5116093, "New York City"), (2747891, 2757347, "Rotterdam"),
+    ])
+    func bigCitiesNameTheirCentresAndSections(cityID: Int, sectionID: Int, name: String) throws {
+        let cityIndex = try #require(index.placeIndex(geonameID: cityID))
+        let sectionIndex = try #require(index.placeIndex(geonameID: sectionID))
+        #expect(!geocoder.isSection(cityIndex))
+        #expect(geocoder.isSection(sectionIndex), "the section can name a position")
+        #expect(geocoder.sectionCity(sectionIndex) == cityIndex)
+        let city = try #require(index.place(at: cityIndex))
+        let section = try #require(index.place(at: sectionIndex))
+        #expect(city.name == name)
+        #expect(geocoder.place(for: city.coordinate)?.index == cityIndex)
+        let named = try #require(geocoder.place(for: section.coordinate))
+        #expect(named.index == cityIndex, "\(section.name) named \(named.place.displayName)")
     }
 
     @Test(arguments: [

@@ -20,7 +20,32 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
 }
 
-let path = CommandLine.arguments.dropFirst().first ?? PlacesIndexLocation.find() ?? "data/places.bin"
+// `places-bench --name-points FILE [index]`: names each "latitude longitude" line of FILE and prints the GeoNames id
+// of the place named, one a line (for scripts/analysis/naming-evaluation.py), instead of benchmarking.
+var arguments = Array(CommandLine.arguments.dropFirst())
+var pointsToName: String?
+if arguments.first == "--name-points", arguments.count >= 2 {
+    pointsToName = arguments[1]
+    arguments.removeFirst(2)
+}
+let path = arguments.first ?? PlacesIndexLocation.find() ?? "data/places.bin"
+if let pointsToName {
+    let geocoder = ReverseGeocoder(index: try PlacesIndex(path: path))
+    guard let file = fopen(pointsToName, "r") else {
+        print("places-bench: cannot open \(pointsToName)")
+        exit(1)
+    }
+    var buffer: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    while getline(&buffer, &capacity, file) > 0, let buffer {
+        let numbers = String(cString: buffer).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+        guard numbers.count == 2 else { continue }
+        print(geocoder.place(for: Coordinate(latitude: numbers[0], longitude: numbers[1]))?.place.id ?? -1)
+    }
+    free(buffer)
+    fclose(file)
+    exit(0)
+}
 print("places index: \(path)")
 
 // Load: the first open (cold in this process) and the median of 200 more.
