@@ -102,6 +102,17 @@ import Testing
         #expect(moved.gpsd?.port == 3000)
     }
 
+    @Test func enablingGPSDOverAConfigurationWithoutItGivesTheDefaultAddress() throws {
+        var configuration = DaemonConfiguration()
+        configuration.gpsd = nil
+        try configuration.apply(try ConfigurationFile(text: "[gpsd]\nenabled=yes\n", name: "on.conf"))
+        #expect(configuration.gpsd?.host == "127.0.0.1")
+        #expect(configuration.gpsd?.port == 2947)
+        configuration.gpsd = nil
+        try configuration.apply(try ConfigurationFile(text: "[gpsd]\nenabled=no\n", name: "off.conf"))
+        #expect(configuration.gpsd == nil)
+    }
+
     @Test func emptyValuesClearOptionalSettings() throws {
         let configuration = try Self.apply(
             "[location]\nfallback_city=\nplaces_index=\n[data]\ngoogle_pollen_key=\ngoogle_pollen_key_file=\n")

@@ -119,6 +119,12 @@ final class DaemonRig: Sendable {
         #expect(reply["code"] == .string("bad-argument"), "\(reply.encoded())")
     }
 
+    @Test func aSearchOfTwoCharactersFindsCities() async throws {
+        let reply = try await DaemonRig().answer(#"{"command":"search","query":"Zu","limit":5}"#)
+        #expect(reply["class"] == .string("PLACES"))
+        #expect(DaemonRig.ids(reply).count == 5)
+    }
+
     @Test func aSearchOfFiftyIsAllowed() async throws {
         let reply = try await DaemonRig().answer(#"{"command":"search","query":"San","limit":50}"#)
         #expect(DaemonRig.ids(reply).count == 50)
