@@ -103,7 +103,11 @@ let package = Package(
 
         .testTarget(name: "BreezeCoreTests", dependencies: ["BreezeCore"]),
         .testTarget(name: "BreezeFuzzTests", dependencies: ["BreezeFuzz", "BreezeTestSupport"]),
-        .testTarget(name: "BreezeDaemonUnitTests", dependencies: ["BreezeDaemon", "BreezeCore"]),
+        .testTarget(
+            name: "BreezeDaemonUnitTests",
+            dependencies: ["BreezeDaemon", "BreezeCore", "BreezeProtocol", "BreezeGPSD", "BreezeWeb"]),
+        .testTarget(name: "BreezeSystemTests", dependencies: ["BreezeSystem"]),
+        .testTarget(name: "BreezeLocationTests", dependencies: ["BreezeLocation", "BreezePlaces", "BreezeCore"]),
         .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol", "BreezeSystem"]),
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],

@@ -79,7 +79,11 @@ enum WatchLine {
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {
             output += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                // An unclosed brace is text: what came before it is in `output` already.
+                rest = rest[open...]
+                break
+            }
             output += fields[String(rest[rest.index(after: open)..<close])] ?? ""
             rest = rest[rest.index(after: close)...]
         }

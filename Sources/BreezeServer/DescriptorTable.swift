@@ -4,18 +4,20 @@
 /// hashing, and visiting it in order follows the order the sockets were created in, which is the order their kernel
 /// structures lie in memory: fanning an update out to 1,000 sockets that way is measurably faster than in a hash
 /// table's order.
-struct DescriptorTable<Element> {
+public struct DescriptorTable<Element> {
     private var slots: [Element?] = []
     /// Which slots hold a value: tested instead of the slot itself, which would copy the value out to look at it.
     private var occupied: [Bool] = []
-    private(set) var count = 0
+    public private(set) var count = 0
 
-    func contains(_ fd: Int32) -> Bool {
+    public init() {}
+
+    public func contains(_ fd: Int32) -> Bool {
         fd >= 0 && Int(fd) < occupied.count && occupied[Int(fd)]
     }
 
     /// The value for `fd`. Setting nil removes it; changes through the subscript happen in place.
-    subscript(fd: Int32) -> Element? {
+    public subscript(fd: Int32) -> Element? {
         get {
             contains(fd) ? slots[Int(fd)] : nil
         }
@@ -34,25 +36,25 @@ struct DescriptorTable<Element> {
     }
 
     @discardableResult
-    mutating func removeValue(for fd: Int32) -> Element? {
+    public mutating func removeValue(for fd: Int32) -> Element? {
         guard contains(fd) else { return nil }
         defer { self[fd] = nil }
         return slots[Int(fd)]
     }
 
-    mutating func removeAll() {
+    public mutating func removeAll() {
         slots = []
         occupied = []
         count = 0
     }
 
     /// The values held, in descriptor order.
-    var values: [Element] {
+    public var values: [Element] {
         slots.compactMap { $0 }
     }
 
     /// Visits every value in place, in descriptor order.
-    mutating func updateEach(_ body: (inout Element) -> Void) {
+    public mutating func updateEach(_ body: (inout Element) -> Void) {
         for index in occupied.indices where occupied[index] {
             body(&slots[index]!)
         }

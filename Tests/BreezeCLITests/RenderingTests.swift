@@ -1,0 +1,154 @@
+import BreezeCLI
+import Testing
+
+/// The text breezectl prints for each kind of reply, exactly, without colour.
+@Suite struct RenderingTests {
+    static func render(_ line: String, _ command: String, json: Bool = false, format: String? = nil, waybar: Bool = false) -> String {
+        ReplyText.render(Array(line.utf8), command: command, json: json, format: format, waybar: waybar)
+    }
+
+    static let places = #"{"class":"PLACES","id":4,"places":[{"class":"PLACE","geoname_id":2661552,"city":"Bern","admin1":"Bern","country":"Switzerland"},{"class":"PLACE","geoname_id":4250542,"city":"Springfield","admin1":"Illinois","country":"United States"}]}"#
+
+    @Test func placesAreListedWithTheirIdsInAColumn() {
+        #expect(Self.render(Self.places, "search") == "2661552   Bern, Switzerland\n4250542   Springfield, Illinois, United States\n")
+        #expect(Self.render(Self.places, "popular") == Self.render(Self.places, "search"))
+        #expect(Self.render(Self.places, "saved") == Self.render(Self.places, "search"))
+    }
+
+    @Test func noPlacesSaySo() {
+        #expect(Self.render(#"{"class":"PLACES","places":[]}"#, "search") == "No cities.\n")
+        #expect(Self.render(#"{"class":"SAVED"}"#, "saved") == "No cities.\n")
+    }
+
+    @Test func placesAsJSONAreOneLinePerPlace() {
+        #expect(Self.render(Self.places, "search", json: true) == """
+            {"class":"PLACE","geoname_id":2661552,"city":"Bern","admin1":"Bern","country":"Switzerland"}
+            {"class":"PLACE","geoname_id":4250542,"city":"Springfield","admin1":"Illinois","country":"United States"}
+
+            """)
+    }
+
+    @Test func lookupShowsTheDistanceInKilometres() {
+        #expect(Self.render(#"{"class":"PLACE","name":"Bern, Switzerland","distance_m":1549}"#, "lookup") == "Bern, Switzerland (1.5 km away)\n")
+        #expect(Self.render(#"{"class":"PLACE","name":"Bern, Switzerland"}"#, "lookup") == "Bern, Switzerland\n")
+        #expect(Self.render(#"{"class":"PLACE","name":"Bern, Switzerland","id":9}"#, "lookup", json: true) == "{\"class\":\"PLACE\",\"name\":\"Bern, Switzerland\"}\n")
+    }
+
+    @Test func aSelectedCityShowsItsNameSourceAndPosition() {
+        let line = #"{"class":"LOCATION","name":"Bern, Switzerland","source":"manual","latitude":46.94809,"longitude":7.44744,"accuracy":12,"distance_m":260}"#
+        #expect(Self.render(line, "select") == "Bern, Switzerland · manual\n  46.94809, 7.44744 ±12 m · 0.3 km from the centre\n")
+        #expect(Self.render(#"{"class":"LOCATION","name":null,"state":"denied"}"#, "here") == "No place yet\n")
+    }
+
+    @Test func theLocationSwitchShowsThePermissionAndItsHint() {
+        let line = #"{"class":"PERMISSION","state":"denied","reason":"switched-off","message":"Location is switched off","hint":"run 'breezectl location on'"}"#
+        #expect(Self.render(line, "location") == "Location: denied — Location is switched off\nHint: run 'breezectl location on'\n")
+        #expect(Self.render(#"{"class":"PERMISSION","state":"authorized","message":"Position from gpsd"}"#, "location") == "Location: authorized — Position from gpsd\n")
+    }
+
+    @Test func refreshIsAcknowledged() {
+        #expect(Self.render(#"{"class":"OK","command":"refresh"}"#, "refresh") == "Fetching the data now.\n")
+        #expect(Self.render(#"{"class":"OK","command":"refresh"}"#, "refresh", json: true) == "{\"class\":\"OK\"}\n")
+    }
+
+    static let air = #"{"class":"AIR","state":"fresh","us_aqi":42,"label":"Good","emoji":"🙂","summary":"Air is fine.","tips":["Open the windows."],"pollutants":[{"code":"pm2_5","symbol":"PM2.5","value":12.34,"status":"good"},{"code":"o3","symbol":"O₃","value":null,"status":null}]}"#
+
+    @Test func airShowsTheIndexTheTipsAndEachPollutant() {
+        #expect(Self.render(Self.air, "air") == """
+            Air quality (fresh)
+              AQI 42 🙂 Good — Air is fine.
+              • Open the windows.
+              PM2.5    12.3 µg/m³  good
+              O₃          — µg/m³  no value
+
+            """)
+    }
+
+    @Test func airWithoutAnIndexShowsOnlyItsState() {
+        #expect(Self.render(#"{"class":"AIR","state":"failed","reason":"transport: refused","us_aqi":null}"#, "air") == "Air quality (failed: transport: refused)\n")
+        #expect(Self.render(#"{"class":"AIR","state":"offline"}"#, "air", json: true) == "{\"class\":\"AIR\",\"state\":\"offline\"}\n")
+    }
+
+    @Test func pollenShowsEachEntryWithItsLevelAndGrains() {
+        let line = #"{"class":"POLLEN","state":"stale","provider":"open-meteo","entries":[{"name":"Birch","level_name":"High","grains":80.25},{"name":"Grass","level_name":null}],"tips":["Keep windows shut."]}"#
+        #expect(Self.render(line, "pollen") == """
+            Pollen (stale) · open-meteo
+              Birch     High (80.2 grains/m³)
+              Grass     —
+              • Keep windows shut.
+
+            """)
+    }
+
+    @Test func climateDrawsABarPerYearAndTheChange() {
+        let line = #"{"class":"CLIMATE","state":"fresh","month":6,"day":15,"points":[{"year":1980,"max_c":20},{"year":2000,"max_c":22},{"year":2020,"max_c":24}],"change_c":4}"#
+        #expect(Self.render(line, "climate") == """
+            Climate (fresh)
+              Maximum temperature on June 15:
+              1980  ▁  20.0°C
+              2000  ▅▅▅▅▅  22.0°C
+              2020  ████████  24.0°C
+              Change since 1980: +4.0°C
+
+            """)
+    }
+
+    @Test func climateWithEqualValuesDrawsMiddleBarsAndSkipsABadDate() {
+        let line = #"{"class":"CLIMATE","state":"fresh","month":13,"day":1,"points":[{"year":1990,"max_c":-3.5},{"year":2010,"max_c":-3.5}]}"#
+        #expect(Self.render(line, "climate") == """
+            Climate (fresh)
+              1990  ▄▄▄▄  -3.5°C
+              2010  ▄▄▄▄  -3.5°C
+
+            """)
+    }
+
+    @Test func theStatusOfOneObjectShowsEverySection() {
+        #expect(Self.render(#"{"class":"LOCATION","name":"Bern, Switzerland","source":"gpsd"}"#, "status") == """
+            Bern, Switzerland · gpsd
+
+            Air quality: no data yet
+
+            Pollen: no data yet
+
+            Climate: no data yet
+
+            """)
+    }
+
+    @Test func whereWithoutALocationShowsNoPlace() {
+        #expect(Self.render(#"{"class":"PERMISSION","state":"requesting","message":"Asking gpsd for a position"}"#, "where") == "No place yet\n  Location: requesting — Asking gpsd for a position\n")
+        #expect(Self.render(#"{"class":"AIR","state":"fresh"}"#, "where", json: true) == "{\"class\":\"LOCATION\",\"name\":null}\n")
+    }
+
+    @Test func watchFillsAFormatFromTheUpdate() {
+        #expect(Self.render(#"{"class":"LOCATION","name":"Bern, Switzerland","city":"Bern","country_code":"CH","latitude":46.5}"#, "watch", format: "{city}/{country_code}/{latitude}/{nothing}/{") == "Bern/CH/46.5//{\n")
+        #expect(Self.render(Self.air, "watch", format: "AQI {aqi} {aqi_label} pm {pm2_5} o3 {o3}") == "AQI 42 Good pm 12.34 o3 \n")
+        #expect(Self.render(#"{"class":"VERSION","release":"0.1.0"}"#, "watch", format: "{aqi}") == "")
+    }
+
+    @Test func watchForWaybarIsOneJSONObject() {
+        #expect(Self.render(Self.air, "watch", waybar: true) == #"{"text":"🙂 42 …","tooltip":"No place yet\nAQI 42 Good\nOpen the windows.","class":"unknown"}"# + "\n")
+        let location = #"{"class":"LOCATION","name":"Bern, Switzerland","city":"Bern"}"#
+        #expect(Self.render(location, "watch", waybar: true) == #"{"text":"Bern","tooltip":"Bern, Switzerland","class":"unknown"}"# + "\n")
+    }
+
+    @Test func watchAsJSONDropsTheRequestsId() {
+        #expect(Self.render(#"{"class":"AIR","state":"loading","id":3}"#, "watch", json: true) == "{\"class\":\"AIR\",\"state\":\"loading\"}\n")
+        #expect(Self.render(#"{"class":"WATCH","enabled":true}"#, "watch", json: true) == "")
+    }
+
+    @Test(arguments: [
+        (#"{"class":"ERROR","code":"not-permitted","message":"only members of breeze may change state"}"#, "only members of breeze may change state\n"),
+        (#"{"class":"ERROR","code":"not-found","message":"no city with id 1"}"#, "no city with id 1 (not-found)\n"),
+        (#"{"class":"ERROR"}"#, "breezed refused the request (internal)\n"),
+    ])
+    func anErrorIsItsMessage(line: String, text: String) {
+        #expect(Self.render(line, "select") == text)
+    }
+
+    @Test func aLineThatIsNotJSONIsSaidToBeSo() {
+        #expect(Self.render("{", "status").hasPrefix("breezed sent a line that is not JSON: "))
+        #expect(ReplyText.render([0xC3, 0x28], command: "status") == "breezed sent a line that is not UTF-8 text\n")
+    }
+}
