@@ -64,7 +64,7 @@ import Glibc
         #expect(run.status == 0)
         #expect(run.output.hasPrefix("OVERVIEW: Query and control breezed, the Breeze location daemon.\n\nUSAGE: breezectl "))
         let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.contains("  status                  Show everything: place, permission, air quality, pollen, climate."))
+        #expect(lines.contains("  status                  Show everything: place, permission, air quality, pollen, climate, weather."))
         #expect(lines.contains("  refresh                 Fetch the data for the current place now."))
         #expect(lines.contains("  0 success, 64 usage error, 69 breezed unreachable, 77 not permitted, 1 other errors."))
         #expect(lines.filter { $0.hasPrefix("  ") && $0.count > 26 && $0.dropFirst(26).first != " " }.count >= 14)

@@ -113,6 +113,8 @@ import Testing
 
             Climate: no data yet
 
+            Weather: no data yet
+
             """)
     }
 

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeDaemon
 import Foundation
 import Testing
@@ -27,8 +28,8 @@ import Testing
         #expect(configuration.geoclueAccuracy == 8)
         #expect(configuration.movementThreshold == 250)
         #expect(configuration.fixTimeout == 30)
-        #expect(configuration.airRefresh == 3_600)
-        #expect(configuration.pollenRefresh == 86_400)
+        #expect(configuration.refresh[.air] == 3_600)
+        #expect(configuration.refresh[.pollen] == 86_400)
         #expect(configuration.requestsPerHour == 500)
         #expect(configuration.socketPath == "/run/breezed/breezed.sock")
         #expect(configuration.maximumClients == 1_024)
@@ -45,9 +46,9 @@ import Testing
         if seconds < 60 {
             #expect(Self.message("[data]\nair_refresh=\(text)") == "[data] air_refresh: expected a duration from 1m to 7d such as 30m or 1h, found \"\(text)\"")
         } else {
-            #expect(try Self.apply("[data]\nair_refresh=\(text)").airRefresh == seconds)
-            #expect(try Self.apply("[data]\npollen_refresh=\(text)").pollenRefresh == seconds)
-            #expect(try Self.apply("[data]\nclimate_refresh=\(text)").climateRefresh == seconds)
+            #expect(try Self.apply("[data]\nair_refresh=\(text)").refresh[.air] == seconds)
+            #expect(try Self.apply("[data]\npollen_refresh=\(text)").refresh[.pollen] == seconds)
+            #expect(try Self.apply("[data]\nclimate_refresh=\(text)").refresh[.climate] == seconds)
         }
     }
 

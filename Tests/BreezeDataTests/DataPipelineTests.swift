@@ -264,12 +264,14 @@ import Testing
         }
         let elapsed = ContinuousClock.now - started
         for dataset in Dataset.allCases {
-            // A fetch that failed on a loaded machine (a timeout) is retried after its backoff: time passes for it.
-            let fresh = await rig.updates.wait(timeout: 20) { _ in
-                if rig.last(dataset)?.status == .fresh { return true }
-                if !clock.pendingSleeps.contains(where: { $0 <= .seconds(2) }) { return false }
-                clock.advance(by: .seconds(2))
-                return false
+            // A place that settles, or a fetch that failed on a loaded machine (a timeout) and is retried after its
+            // backoff, waits on the clock: time passes for it. A task may reach its sleep only after the last update,
+            // so the clock is looked at again each time a short wait for an update ends, until the deadline.
+            let deadline = ContinuousClock.now + .seconds(20)
+            var fresh = false
+            while !fresh && ContinuousClock.now < deadline {
+                if clock.pendingSleeps.contains(where: { $0 <= .seconds(2) }) { clock.advance(by: .seconds(2)) }
+                fresh = await rig.updates.wait(timeout: 0.1) { _ in rig.last(dataset)?.status == .fresh }
             }
             #expect(fresh, "\(dataset): \(summary(rig.statuses(dataset)))")
         }

@@ -22,7 +22,7 @@ import Testing
     ])
     func theHeaderNamesTheStateAndItsReason(status: DatasetStatus, name: String, reason: String?) {
         let state = DatasetState<AirQualityReport>(place: Self.bern, status: status, report: nil, fetchedAt: nil)
-        let message = DatasetMessage.air(state, now: 1_780_000_000)
+        let message = DatasetMessage.message(state, now: 1_780_000_000)
         #expect(message["class"] == .string("AIR"))
         #expect(message["state"] == .string(name))
         #expect(message["reason"] == reason.map(JSONValue.string))
@@ -38,11 +38,11 @@ import Testing
     @Test func theAgeIsCountedFromTheFetchAndNeverNegative() {
         let report = AirQualityReport(time: 1_780_000_000, usAQI: 42.4, readings: [])
         let state = DatasetState(place: Self.bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
-        let message = DatasetMessage.air(state, now: 1_780_000_190.6)
+        let message = DatasetMessage.message(state, now: 1_780_000_190.6)
         #expect(message["fetched"] == .string("2026-05-28T20:28:20.000Z"))
         #expect(message["time"] == .string("2026-05-28T20:26:40.000Z"))
         #expect(message["age_s"] == .number(91))
-        #expect(DatasetMessage.air(state, now: 1_780_000_000)["age_s"] == .number(0))
+        #expect(DatasetMessage.message(state, now: 1_780_000_000)["age_s"] == .number(0))
     }
 
     @Test func airCarriesTheRoundedIndexItsLabelAndEachPollutant() {
@@ -51,7 +51,7 @@ import Testing
             readings: [PollutantReading(pollutant: .pm25, value: 9.0), PollutantReading(pollutant: .ozone, value: nil),
                        PollutantReading(pollutant: .pm10, value: 60)])
         let state = DatasetState(place: Self.bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
-        let message = DatasetMessage.air(state, now: 1_780_000_100)
+        let message = DatasetMessage.message(state, now: 1_780_000_100)
         #expect(message["us_aqi"] == .number(42))
         #expect(message["category"] == .string("good"))
         #expect(message["label"] == .string("Good"))
@@ -72,7 +72,7 @@ import Testing
             PollenReport.Entry(code: "BIRCH", name: "Birch", kind: .plant, level: nil, grains: 3.5),
         ])
         let state = DatasetState(place: Self.bern, status: .stale(reason: "timed out"), report: report, fetchedAt: 1_780_000_000)
-        let message = DatasetMessage.pollen(state, now: 1_780_003_600)
+        let message = DatasetMessage.message(state, now: 1_780_003_600)
         #expect(message["class"] == .string("POLLEN"))
         #expect(message["state"] == .string("stale"))
         #expect(message["reason"] == .string("timed out"))
@@ -89,7 +89,7 @@ import Testing
 
     @Test func pollenWithoutAReportHasOnlyTheHeader() {
         let state = DatasetState<PollenReport>(place: Self.bern, status: .loading, report: nil, fetchedAt: nil)
-        #expect(Self.keys(DatasetMessage.pollen(state, now: 0)) == ["class", "state", "place", "place_id", "fetched", "age_s"])
+        #expect(Self.keys(DatasetMessage.message(state, now: 0)) == ["class", "state", "place", "place_id", "fetched", "age_s"])
     }
 
     @Test func climateCarriesTheDayThePointsAndTheChangeToATenth() {
@@ -98,7 +98,7 @@ import Testing
             ClimateReport.Point(year: 1980, maximum: Temperature(celsius: 21.04)),
         ])
         let state = DatasetState(place: Self.bern, status: .fresh, report: report, fetchedAt: 1_780_000_000)
-        let message = DatasetMessage.climate(state, now: 1_780_000_000)
+        let message = DatasetMessage.message(state, now: 1_780_000_000)
         #expect(message["class"] == .string("CLIMATE"))
         #expect(message["month"] == .number(7))
         #expect(message["day"] == .number(4))
@@ -112,7 +112,7 @@ import Testing
     @Test func climateWithOnePointHasNoChange() {
         let report = ClimateReport(month: 1, day: 31, points: [ClimateReport.Point(year: 2026, maximum: Temperature(celsius: -2))])
         let state = DatasetState(place: Self.bern, status: .fresh, report: report, fetchedAt: nil)
-        let message = DatasetMessage.climate(state, now: 0)
+        let message = DatasetMessage.message(state, now: 0)
         #expect(message["change_c"] == nil)
         #expect(message["points"] == .array([.object([("year", .number(2026)), ("max_c", .number(-2))])]))
     }
@@ -131,6 +131,6 @@ import Testing
     }
 
     @Test func theClassNamesAreTheProtocols() {
-        #expect(Dataset.allCases.map(\.className) == ["AIR", "POLLEN", "CLIMATE"])
+        #expect(Dataset.allCases.map(\.className) == ["AIR", "POLLEN", "CLIMATE", "WEATHER"])
     }
 }
