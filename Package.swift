@@ -107,7 +107,8 @@ let package = Package(
             name: "BreezeDaemonUnitTests",
             dependencies: ["BreezeDaemon", "BreezeCore", "BreezeProtocol", "BreezeGPSD", "BreezeWeb"]),
         .testTarget(name: "BreezeSystemTests", dependencies: ["BreezeSystem"]),
-        .testTarget(name: "BreezeLocationTests", dependencies: ["BreezeLocation", "BreezePlaces", "BreezeCore"]),
+        .testTarget(
+            name: "BreezeLocationTests", dependencies: ["BreezeLocation", "BreezePlaces", "BreezeCore", "BreezeTestSupport"]),
         .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol", "BreezeSystem"]),
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],

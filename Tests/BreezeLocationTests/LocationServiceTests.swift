@@ -1,3 +1,4 @@
+import BreezeTestSupport
 import BreezeCore
 import BreezeLocation
 import BreezePlaces

@@ -4,9 +4,9 @@ import Synchronization
 
 /// A location source whose events the test sends itself, in order, with no I/O. It knows when the service has
 /// handled everything sent: the service asks for the next event only after handling the one before.
-final class ScriptedSource: LocationSource {
-    let kind: LocationSourceKind
-    let sendsFixesContinuously: Bool
+public final class ScriptedSource: LocationSource {
+    public let kind: LocationSourceKind
+    public let sendsFixesContinuously: Bool
 
     private struct State {
         var queued: [LocationSourceEvent] = []
@@ -19,16 +19,16 @@ final class ScriptedSource: LocationSource {
 
     private let state = Mutex(State())
 
-    init(_ kind: LocationSourceKind, continuous: Bool = true) {
+    public init(_ kind: LocationSourceKind, continuous: Bool = true) {
         self.kind = kind
         sendsFixesContinuously = continuous
     }
 
-    func events() -> AsyncStream<LocationSourceEvent> {
+    public func events() -> AsyncStream<LocationSourceEvent> {
         AsyncStream(unfolding: { [self] in await next() })
     }
 
-    func stop() {
+    public func stop() {
         let waiter = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
@@ -37,14 +37,14 @@ final class ScriptedSource: LocationSource {
         waiter?.resume(returning: nil)
     }
 
-    func setEnabled(_ enabled: Bool) {
+    public func setEnabled(_ enabled: Bool) {
         state.withLock { $0.enabled.append(enabled) }
     }
 
     /// What the service told the source of the privacy switch, in order.
-    var switchCalls: [Bool] { state.withLock { $0.enabled } }
+    public var switchCalls: [Bool] { state.withLock { $0.enabled } }
 
-    func send(_ event: LocationSourceEvent) {
+    public func send(_ event: LocationSourceEvent) {
         let waiter = state.withLock { state in
             state.sent += 1
             guard let waiter = state.waiter else {
@@ -58,18 +58,28 @@ final class ScriptedSource: LocationSource {
     }
 
     /// A fix at the position, received now.
-    func sendFix(_ latitude: Double, _ longitude: Double) {
+    public func sendFix(_ latitude: Double, _ longitude: Double) {
         send(.fix(Self.fix(latitude, longitude, kind)))
     }
 
-    static func fix(_ latitude: Double, _ longitude: Double, _ kind: LocationSourceKind) -> LocationFix {
+    public static func fix(_ latitude: Double, _ longitude: Double, _ kind: LocationSourceKind) -> LocationFix {
         LocationFix(
             coordinate: Coordinate(latitude: latitude, longitude: longitude), mode: .threeD,
             receivedAt: .now, receivedWallTime: 1_780_000_000, source: kind)
     }
 
     /// Whether the reader has handled every event sent and asks for the next.
-    var isIdle: Bool { state.withLock { $0.asked > $0.sent } }
+    public var isIdle: Bool { state.withLock { $0.asked > $0.sent } }
+
+    /// Waits (up to `timeout` seconds) until the reader has handled every event sent and asks for the next.
+    public func waitUntilHandled(timeout: Double = 10) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while ContinuousClock.now < deadline {
+            if isIdle { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
 
     private func next() async -> LocationSourceEvent? {
         await withCheckedContinuation { continuation in
