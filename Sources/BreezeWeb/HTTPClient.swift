@@ -90,6 +90,11 @@ public final class HTTPClient: Sendable {
         let result: Result<Response, WebError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfers.begin(task, continuation)
+                // Cancelled before the transfer was registered: the handler below found nothing to answer.
+                if Task.isCancelled {
+                    transfers.abandon(task, WebError(.transport, "cancelled"))
+                    return
+                }
                 task.resume()
             }
         } onCancel: {
@@ -131,6 +136,12 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     /// Answers the transfer's caller with `error` now, if it has not been answered, and releases its body; the
     /// transfer stays known until URLSession completes it.
+    /// Answers the caller of a transfer that was never started and forgets it (URLSession will not report it).
+    func abandon(_ task: URLSessionTask, _ error: WebError) {
+        let continuation = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier)?.continuation }
+        continuation?.resume(returning: .failure(error))
+    }
+
     func fail(_ task: URLSessionTask, _ error: WebError) {
         let continuation = transfers.withLock { transfers -> Continuation? in
             guard let index = transfers.index(forKey: task.taskIdentifier) else { return nil }
