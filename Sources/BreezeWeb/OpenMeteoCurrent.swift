@@ -40,6 +40,6 @@ struct OpenMeteoCurrentPayload: Decodable {
 
     /// The offset, within `PayloadLimits.utcOffsetSeconds`; 0 when the answer leaves it out.
     func checkedUTCOffset() throws(WebError) -> Int {
-        try PayloadLimits.integer(utcOffset ?? 0, in: PayloadLimits.utcOffsetSeconds, field: "utc_offset_seconds")
+        try PayloadLimits.utcOffset(utcOffset)
     }
 }

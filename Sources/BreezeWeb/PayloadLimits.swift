@@ -41,6 +41,11 @@ public enum PayloadLimits {
         return integer
     }
 
+    /// An answer's `utc_offset_seconds`, within `utcOffsetSeconds`; 0 when the answer leaves it out.
+    static func utcOffset(_ value: Double?) throws(WebError) -> Int {
+        try integer(value ?? 0, in: utcOffsetSeconds, field: "utc_offset_seconds")
+    }
+
     /// A report whose numbers are all plausible; otherwise `badPayload` naming the field under `prefix`.
     static func checked<Report: Plausible>(_ report: Report, under prefix: String) throws(WebError) -> Report {
         do {

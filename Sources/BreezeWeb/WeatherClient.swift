@@ -92,7 +92,7 @@ public struct WeatherClient: Sendable {
         }
 
         func checkedUTCOffset() throws(WebError) -> Int {
-            try PayloadLimits.integer(utcOffset ?? 0, in: PayloadLimits.utcOffsetSeconds, field: "utc_offset_seconds")
+            try PayloadLimits.utcOffset(utcOffset)
         }
 
         struct Daily: Decodable {
