@@ -1,4 +1,5 @@
 import BreezeCore
+import BreezeData
 import BreezePlaces
 import BreezeProtocol
 import BreezeServer
@@ -76,13 +77,56 @@ extension Daemon {
             await switchLocation(enabled)
             return ProtocolMessage.permission(await location.permission)
         case .refresh:
+            let wait = try request.bool("wait", default: false)
             guard let pipeline else {
                 throw ProtocolError(.unavailable, "web requests are off (--offline)")
             }
-            guard await pipeline.place != nil else { throw ProtocolError(.unavailable, "no place to fetch data for yet") }
+            guard let place = await pipeline.place else {
+                throw ProtocolError(.unavailable, "no place to fetch data for yet")
+            }
+            guard wait else {
+                await pipeline.refresh()
+                return .object([("class", .string("OK")), ("command", .string("refresh"))])
+            }
+            // Nothing answers a wait once the daemon is stopping.
+            guard !stopping else { throw ProtocolError(.shuttingDown, "breezed is stopping") }
+            // Waiting before the refresh starts, so that no update of it can pass unseen.
+            let key = nextRefreshWait
+            nextRefreshWait += 1
+            refreshWaits[key] = RefreshWait(place: place, since: Date().timeIntervalSince1970)
             await pipeline.refresh()
-            return .object([("class", .string("OK")), ("command", .string("refresh"))])
+            return RefreshWait.reply(await refreshAnswers(key))
         }
+    }
+
+    /// The answers of the refresh wait `key`, once it is complete or `RefreshWait.limit` has passed.
+    private func refreshAnswers(_ key: Int) async -> [Dataset: DataUpdate] {
+        refreshWaits[key]?.timer = Task { [self] in
+            guard (try? await Task.sleep(for: RefreshWait.limit)) != nil else { return }
+            self.endRefreshWait(key, expired: true)
+        }
+        return await withCheckedContinuation { continuation in
+            guard let wait = refreshWaits[key], !wait.isComplete else {
+                let ended = refreshWaits.removeValue(forKey: key)
+                ended?.timer?.cancel()
+                continuation.resume(returning: ended?.answers ?? [:])
+                return
+            }
+            refreshWaits[key]!.continuation = continuation
+        }
+    }
+
+    /// Answers the refresh wait `key` with what it has (`expired`: whether or not every dataset answered).
+    func endRefreshWait(_ key: Int, expired: Bool = false) {
+        guard var wait = refreshWaits[key] else { return }
+        wait.expired = wait.expired || expired
+        guard let continuation = wait.continuation else {
+            refreshWaits[key] = wait  // answered as soon as the request starts waiting
+            return
+        }
+        refreshWaits[key] = nil
+        wait.timer?.cancel()
+        continuation.resume(returning: wait.answers)
     }
 
     /// Applies a change to the user's state only once it is on disk: an acknowledged change survives a crash, and
@@ -105,9 +149,7 @@ extension Daemon {
     }
 
     private func locationReply() -> JSONValue {
-        guard let update = named else {
-            return .object([("class", .string("LOCATION")), ("state", .string(permission.name)), ("name", .null)])
-        }
+        guard let update = named else { return noLocationMessage() }
         return locationMessage(update)
     }
 

@@ -50,6 +50,9 @@ public actor Daemon {
     let reads: ReadOnlyRequests
     /// Nominatim's names for places named offline, by the offline place's id.
     var onlineNames: [Int: Place] = [:]
+    /// The `refresh` requests with `wait` not yet answered, by a number of their own.
+    var refreshWaits: [Int: RefreshWait] = [:]
+    var nextRefreshWait = 0
     var statusLine = (place: "", source: "", aqi: "")
     var lastStatus = ""
 
@@ -161,8 +164,8 @@ public actor Daemon {
         }
         self.server = server
         server.start()
-        publisher.attach(server) { [self] update in
-            Task { await self.dataChanged(update) }
+        publisher.attach(server) { [self] update, publishedAt in
+            Task { await self.dataChanged(update, publishedAt: publishedAt) }
         }
         publishInitialData()
         systemd.notify("READY=1")
@@ -192,6 +195,7 @@ public actor Daemon {
             placeFetch?.cancel()
             await placeFetch?.value
             await pipeline?.stop()
+            for key in Array(refreshWaits.keys) { endRefreshWait(key, expired: true) }
             server.stop()
             group.cancelAll()
         }
@@ -327,7 +331,7 @@ public actor Daemon {
     /// LOCATION with no place: replaces a published one when nothing may or can be shown (location switched off
     /// with no fallback city).
     func noLocationMessage() -> JSONValue {
-        .object([("class", .string("LOCATION")), ("state", .string(permission.name)), ("name", .null)])
+        ProtocolMessage.noLocation(permission: permission)
     }
 
     /// Publishes the location shown, unless it is what was published last; returns whether it published.
@@ -407,7 +411,11 @@ public actor Daemon {
         }
     }
 
-    func dataChanged(_ update: DataUpdate) {
+    func dataChanged(_ update: DataUpdate, publishedAt: Double) {
+        for key in Array(refreshWaits.keys) {
+            refreshWaits[key]!.record(update, publishedAt: publishedAt)
+            if refreshWaits[key]!.isComplete { endRefreshWait(key) }
+        }
         if let state = update.state(as: AirQualityReport.self) {
             statusLine.aqi = state.report?.usAQI.flatMap { Int(exactly: $0.rounded()) }.map { "AQI \($0)" } ?? ""
             updateStatus()

@@ -9,12 +9,13 @@ import Synchronization
 final class Publisher: Sendable {
     private struct Target {
         var server: SocketServer
-        var onChange: @Sendable (DataUpdate) -> Void
+        /// With the wall time it was published at.
+        var onChange: @Sendable (DataUpdate, Double) -> Void
     }
 
     private let target = Mutex<Target?>(nil)
 
-    func attach(_ server: SocketServer, onChange: @escaping @Sendable (DataUpdate) -> Void) {
+    func attach(_ server: SocketServer, onChange: @escaping @Sendable (DataUpdate, Double) -> Void) {
         target.withLock { $0 = Target(server: server, onChange: onChange) }
     }
 
@@ -24,6 +25,6 @@ final class Publisher: Sendable {
         target.server.publish(DatasetMessage.message(
             update.dataset, status: update.status, place: update.place, report: update.report,
             fetchedAt: update.fetchedAt, now: now))
-        target.onChange(update)
+        target.onChange(update, now)
     }
 }

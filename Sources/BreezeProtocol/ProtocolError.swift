@@ -18,10 +18,14 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var code: Code
     public var message: String
+    /// The `id` of the request it answers, when the line parsed far enough to have one (an unknown command, a
+    /// missing one): its `ERROR` carries it like any other reply.
+    public var requestID: JSONValue?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, requestID: JSONValue? = nil) {
         self.code = code
         self.message = message
+        self.requestID = requestID
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

@@ -3,9 +3,10 @@ public import BreezeCore
 /// Builds the objects the daemon sends: each a JSON object with a `class` (the gpsd convention), one per line.
 public enum ProtocolMessage {
     /// The protocol's version: the major changes when a client written for the old one could misread the new one,
-    /// the minor when fields or classes are added (1: `tips` in `AIR` and `POLLEN`).
+    /// the minor when fields or classes are added (1: `tips` in `AIR` and `POLLEN`; 2: `geoname_id` in `LOCATION`,
+    /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 1
+    public static let protocolMinor = 2
 
     /// Sent on connect.
     public static func version(release: String) -> JSONValue {
@@ -36,6 +37,7 @@ public enum ProtocolMessage {
     ) -> JSONValue {
         var members = placeMembers(place, className: "LOCATION")
         members += [
+            ("geoname_id", .number(Double(place.id))),
             ("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
             ("accuracy", accuracy.map(JSONValue.number) ?? .null), ("source", .string(source)),
             ("time", receivedAt.map(Timestamp.json) ?? .null),
@@ -43,6 +45,14 @@ public enum ProtocolMessage {
             ("state", .string(permission.name)),
         ]
         return .object(members)
+    }
+
+    /// `LOCATION` naming no place: nothing may or can be shown (location switched off with no city to stand in).
+    public static func noLocation(permission: LocationPermission) -> JSONValue {
+        .object([
+            ("class", .string("LOCATION")), ("state", .string(permission.name)), ("name", .null),
+            ("geoname_id", .null),
+        ])
     }
 
     /// A place found by `lookup` or `search`, with its distance where there is a position to measure from.
@@ -57,12 +67,12 @@ public enum ProtocolMessage {
         return .object(members)
     }
 
-    /// An error, answering the request with `id` when there is one.
+    /// An error, answering the request with `id` (else the error's own `requestID`) when there is one.
     public static func error(_ error: ProtocolError, id: JSONValue? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("class", .string("ERROR")), ("code", .string(error.code.rawValue)), ("message", .string(error.message)),
         ]
-        if let id { members.append(("id", id)) }
+        if let id = id ?? error.requestID { members.append(("id", id)) }
         return .object(members)
     }
 

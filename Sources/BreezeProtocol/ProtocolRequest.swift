@@ -19,7 +19,8 @@ public struct ProtocolRequest: Hashable, Sendable {
     /// The whole request object.
     public var body: JSONValue
 
-    /// Parses a request line. Throws `malformed-json`, `unknown-command` or `bad-argument`.
+    /// Parses a request line. Throws `malformed-json`, `unknown-command` or `bad-argument`; past the JSON, the error
+    /// carries the line's `id` (`requestID`) when it has a usable one, so that its `ERROR` answers it.
     public static func parse(_ line: String) throws(ProtocolError) -> ProtocolRequest {
         let body = try JSONValue.parse(line)
         guard case .object = body else { throw ProtocolError(.malformedJSON, "a request is a JSON object") }
@@ -31,11 +32,12 @@ public struct ProtocolRequest: Hashable, Sendable {
             }
         }
         guard let name = body["command"]?.stringValue else {
-            throw ProtocolError(.badArgument, "a request needs \"command\", e.g. {\"command\":\"status\"}")
+            throw ProtocolError(
+                .badArgument, "a request needs \"command\", e.g. {\"command\":\"status\"}", requestID: id)
         }
         guard let command = Command(rawValue: name.lowercased()) else {
             let known = Command.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ProtocolError(.unknownCommand, "unknown command \"\(name)\"; known: \(known)")
+            throw ProtocolError(.unknownCommand, "unknown command \"\(name)\"; known: \(known)", requestID: id)
         }
         return ProtocolRequest(command: command, id: id, body: body)
     }
@@ -83,6 +85,28 @@ public struct ProtocolRequest: Hashable, Sendable {
             if let fallback { return fallback }
             throw ProtocolError(.badArgument, "\(command.rawValue) needs \"\(key)\"")
         default: throw outOfRange
+        }
+    }
+
+    /// A list of protocol class names (`watch`'s `classes`), each one of `known` in any case; nil when absent. An
+    /// unknown name, an empty list or another type is `bad-argument`: a watch must never silently watch nothing.
+    public func classes(_ key: String, known: [String]) throws(ProtocolError) -> Set<String>? {
+        let usage = "\"\(key)\" is a list of classes from \(known.joined(separator: ", "))"
+        switch body[key] {
+        case nil, .null?:
+            return nil
+        case .array(let items)?:
+            var names = Set<String>()
+            for item in items {
+                guard let name = item.stringValue?.uppercased(), known.contains(name) else {
+                    throw ProtocolError(.badArgument, "\(usage); not \(item.encoded())")
+                }
+                names.insert(name)
+            }
+            guard !names.isEmpty else { throw ProtocolError(.badArgument, "\(usage), or leave it out for all of them") }
+            return names
+        default:
+            throw ProtocolError(.badArgument, usage)
         }
     }
 

@@ -76,6 +76,8 @@ public final class SocketServer: Sendable {
         public var trust = TrustPolicy()
         /// Classes in the order a snapshot lists them.
         public var snapshotOrder = ["PERMISSION", "LOCATION"] + Dataset.allCases.map(\.className)
+        /// The classes `watch` may name, in the order its reply lists them; any other is `bad-argument`.
+        public var watchableClasses = ["PERMISSION", "LOCATION"] + Dataset.allCases.map(\.className)
 
         public init() {}
     }
@@ -678,10 +680,12 @@ public final class SocketServer: Sendable {
             }
         case .watch:
             let classes: Set<String>
-            if case .array(let names)? = request.body["classes"] {
-                classes = Set(names.compactMap { $0.stringValue?.uppercased() })
-            } else {
-                classes = Set(configuration.snapshotOrder)
+            do throws(ProtocolError) {
+                classes = try request.classes("classes", known: configuration.watchableClasses)
+                    ?? Set(configuration.snapshotOrder)
+            } catch {
+                reply(fd, [ProtocolMessage.error(error, id: request.id)])
+                return
             }
             state.withLock { state in
                 guard state.clients.contains(fd) else { return }
@@ -689,7 +693,7 @@ public final class SocketServer: Sendable {
                 state.clients[fd]!.watchMask = state.mask(of: classes)
                 let ack = JSONValue.object([
                     ("class", .string("WATCH")), ("enable", .bool(true)),
-                    ("classes", .array(configuration.snapshotOrder.filter(classes.contains).map(JSONValue.string))),
+                    ("classes", .array(configuration.watchableClasses.filter(classes.contains).map(JSONValue.string))),
                 ])
                 enqueueReply(&state, fd, Self.line(ProtocolMessage.reply(ack, id: request.id)))
                 for className in configuration.snapshotOrder where classes.contains(className) {

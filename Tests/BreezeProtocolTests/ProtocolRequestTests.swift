@@ -29,6 +29,60 @@ import Testing
         }
     }
 
+    /// Past the JSON, a line's id answers with its error: an unknown command or a missing one is still a request.
+    @Test(arguments: [
+        (#"{"command":"fly","id":4}"#, ProtocolError.Code.unknownCommand, JSONValue.number(4)),
+        (#"{"id":"q"}"#, .badArgument, .string("q")),
+        (#"{"command":5,"id":6}"#, .badArgument, .number(6)),
+    ])
+    func errorsAfterTheJSONCarryTheLinesId(line: String, code: ProtocolError.Code, id: JSONValue) throws {
+        do {
+            _ = try ProtocolRequest.parse(line)
+            Issue.record("\(line) parsed")
+        } catch {
+            #expect(error.code == code)
+            #expect(error.requestID == id)
+            let message = try JSONValue.parse(ProtocolMessage.error(error).encoded())
+            #expect(message["id"] == id, "\(message.encoded())")
+        }
+    }
+
+    /// A line that is not an object, or whose id cannot be echoed, has no id to answer with.
+    @Test(arguments: [#"{"command":"fly","id":[4]}"#, #"[{"id":4}]"#, #"{"command":"fly","id":4"#])
+    func anUnusableIdIsNotEchoed(line: String) throws {
+        do {
+            _ = try ProtocolRequest.parse(line)
+            Issue.record("\(line) parsed")
+        } catch {
+            #expect(error.requestID == nil)
+            #expect(try JSONValue.parse(ProtocolMessage.error(error).encoded())["id"] == nil)
+        }
+    }
+
+    static let watchable = ["PERMISSION", "LOCATION", "AIR", "POLLEN", "CLIMATE", "WEATHER"]
+
+    @Test(arguments: [
+        #"{"command":"watch","classes":["BOGUS"]}"#, #"{"command":"watch","classes":["LOCATION","BOGUS"]}"#,
+        #"{"command":"watch","classes":[]}"#, #"{"command":"watch","classes":"LOCATION"}"#,
+        #"{"command":"watch","classes":[7]}"#, #"{"command":"watch","classes":{"LOCATION":true}}"#,
+    ])
+    func unknownOrMalformedWatchClassesAreBadArguments(line: String) throws {
+        let request = try ProtocolRequest.parse(line)
+        do {
+            _ = try request.classes("classes", known: Self.watchable)
+            Issue.record("\(line) accepted")
+        } catch {
+            #expect(error.code == .badArgument)
+            #expect(error.message.contains("LOCATION, AIR"), "names the classes there are: \(error.message)")
+        }
+    }
+
+    @Test func watchClassesAreTakenInAnyCase() throws {
+        let request = try ProtocolRequest.parse(#"{"command":"watch","classes":["location","Air","AIR"]}"#)
+        #expect(try request.classes("classes", known: Self.watchable) == ["LOCATION", "AIR"])
+        #expect(try ProtocolRequest.parse(#"{"command":"watch"}"#).classes("classes", known: Self.watchable) == nil)
+    }
+
     @Test func argumentsOfTheWrongTypeAreBadArguments() throws {
         let request = try ProtocolRequest.parse(#"{"command":"search","query":42}"#)
         #expect(throws: ProtocolError(.badArgument, "\"query\" must be a string")) { try request.string("query") }
@@ -93,7 +147,19 @@ import Testing
         let error = ProtocolMessage.error(ProtocolError(.notPermitted, "select needs the breeze group"), id: .string("a"))
         #expect(error.encoded() == #"{"class":"ERROR","code":"not-permitted","message":"select needs the breeze group","id":"a"}"#)
         let reply = ProtocolMessage.reply(ProtocolMessage.version(release: "0.1.0"), id: .number(3))
-        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":1,"id":3}"#)
+        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":2,"id":3}"#)
+    }
+
+    @Test func locationNamesItsPlaceByGeoNamesIdOrNull() throws {
+        let message = ProtocolMessage.location(
+            place: adelboden, coordinate: adelboden.coordinate, accuracy: nil, source: "manual", receivedAt: nil,
+            distance: nil, permission: .notDetermined)
+        #expect(message["geoname_id"] == .number(2661881))
+        #expect(message["name"] == .string("Adelboden, Switzerland"))
+        let none = try JSONValue.parse(ProtocolMessage.noLocation(permission: .notDetermined).encoded())
+        #expect(none["geoname_id"] == .null)
+        #expect(none["name"] == .null)
+        #expect(none["state"] == .string("not_determined"))
     }
 }
 

@@ -80,6 +80,57 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         #expect(permission["id"] == .string("s"))
     }
 
+    @Test func watchAndUnwatchAreAnsweredWithWatch() async throws {
+        let live = try LiveServer()
+        let client = try #require(live.client())
+        _ = await client.next()
+        client.send("{\"command\":\"watch\",\"classes\":[\"air\",\"LOCATION\"],\"id\":1}\n")
+        let watch = try #require(await client.next())
+        #expect(watch.encoded() == #"{"class":"WATCH","enable":true,"classes":["LOCATION","AIR"],"id":1}"#)
+        client.send("{\"command\":\"unwatch\",\"id\":\"u\"}\n")
+        let unwatch = try #require(await client.next())
+        #expect(unwatch.encoded() == #"{"class":"WATCH","enable":false,"id":"u"}"#)
+    }
+
+    /// An unknown class once watched nothing without a word; now it is refused, and the watch before it stands.
+    @Test func anUnknownWatchClassIsABadArgumentCarryingTheId() async throws {
+        let live = try LiveServer()
+        let client = try #require(live.client())
+        _ = await client.next()
+        client.send("{\"command\":\"watch\",\"classes\":[\"AIR\"],\"id\":1}\n")
+        #expect(await client.next()?["class"] == .string("WATCH"))
+        client.send("{\"command\":\"watch\",\"classes\":[\"BOGUS\"],\"id\":2}\n")
+        let error = try #require(await client.next())
+        #expect(error["class"] == .string("ERROR") && error["code"] == .string("bad-argument"), "\(error.encoded())")
+        #expect(error["id"] == .number(2))
+        live.server.publish(.object([("class", .string("AIR")), ("us_aqi", .number(21))]))
+        #expect(await client.next()?["us_aqi"] == .number(21))
+    }
+
+    /// Every reply to a line with an id carries it, ERROR included, however the line went wrong after its JSON.
+    @Test(arguments: [
+        (#"{"command":"fly","id":4}"#, "unknown-command", JSONValue.number(4)),
+        (#"{"id":"no-command"}"#, "bad-argument", .string("no-command")),
+        (#"{"command":"watch","classes":"LOCATION","id":5}"#, "bad-argument", .number(5)),
+        (#"{"command":"lookup","id":6}"#, "bad-argument", .number(6)),
+    ])
+    func errorsCarryTheRequestsId(line: String, code: String, id: JSONValue) async throws {
+        let live = try LiveServer(handler: { request, _ in
+            do throws(ProtocolError) {
+                _ = try request.number("latitude")
+                return []
+            } catch {
+                return [ProtocolMessage.error(error)]
+            }
+        })
+        let client = try #require(live.client())
+        _ = await client.next()
+        client.send(line + "\n")
+        let error = try #require(await client.next())
+        #expect(error["class"] == .string("ERROR") && error["code"] == .string(code), "\(error.encoded())")
+        #expect(error["id"] == id, "\(error.encoded())")
+    }
+
     @Test func watchCanBeLimitedToSomeClasses() async throws {
         let live = try LiveServer()
         let client = try #require(live.client())
@@ -92,7 +143,10 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
     }
 
     @Test func aClassWatchedBeforeItIsFirstPublishedArrives() async throws {
-        let live = try LiveServer { $0.snapshotOrder = ["LOCATION"] }
+        let live = try LiveServer {
+            $0.snapshotOrder = ["LOCATION"]
+            $0.watchableClasses = ["LOCATION", "SAVED"]
+        }
         let early = try #require(live.client())
         _ = await early.next()
         early.send("{\"command\":\"watch\",\"classes\":[\"saved\"]}\n")
@@ -254,16 +308,18 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
 }
 
 @Suite struct ProtocolDocumentationTests {
-    /// docs/subscribe.py, the ten-line program written from docs/PROTOCOL.md, against a live server.
-    @Test func theDocumentedSubscriberPrintsCityNames() async throws {
+    /// docs/subscribe.py, the program written from docs/PROTOCOL.md, against a live server: one line per place,
+    /// however often the same place is sent again (a new fix, a new time).
+    @Test func theDocumentedSubscriberPrintsEachPlaceChangeOnce() async throws {
         let live = try LiveServer()
-        func publish(_ city: String) {
+        func publish(_ city: String, _ id: Int, time: Int) {
             live.server.publish(.object([
                 ("class", .string("LOCATION")), ("name", .string("\(city), Switzerland")), ("city", .string(city)),
+                ("geoname_id", .number(Double(id))), ("time", .string("2026-12-01T10:00:\(10 + time).000Z")),
             ]))
         }
         // The first place is there before the program connects: its watch gets it as the snapshot.
-        publish("Adelboden")
+        publish("Adelboden", 2661881, time: 0)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/subscribe.py").path
         let output = Pipe()
@@ -276,11 +332,20 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         func text() -> String { printed.all.joined() }
 
         #expect(await printed.wait(timeout: 10) { _ in text().contains("Adelboden") })
-        publish("Frutigen")
+        publish("Adelboden", 2661881, time: 1)
+        publish("Adelboden", 2661881, time: 2)
+        publish("Frutigen", 2660727, time: 3)
         #expect(await printed.wait(timeout: 10) { _ in text().contains("Frutigen") })
-        publish("Bern")
+        publish("Frutigen", 2660727, time: 4)
+        publish("Bern", 2661552, time: 5)
         #expect(await printed.wait(timeout: 10) { _ in text().contains("Bern") })
+        live.server.publish(.object([
+            ("class", .string("LOCATION")), ("state", .string("denied")), ("name", .null), ("geoname_id", .null),
+        ]))
+        #expect(await printed.wait(timeout: 10) { _ in text().contains("(no place)") })
+        publish("Bern", 2661552, time: 6)
+        #expect(await printed.wait(timeout: 10) { _ in text().hasSuffix("(no place)\nBern, Switzerland\n") })
         output.fileHandleForReading.readabilityHandler = nil
-        #expect(text() == "Adelboden, Switzerland\nFrutigen, Switzerland\nBern, Switzerland\n")
+        #expect(text() == "Adelboden, Switzerland\nFrutigen, Switzerland\nBern, Switzerland\n(no place)\nBern, Switzerland\n")
     }
 }
