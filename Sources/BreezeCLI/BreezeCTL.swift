@@ -34,7 +34,7 @@ public enum BreezeCTL {
             var run = Run(
                 arguments: parsed, subcommand: subcommand,
                 socket: parsed.socket ?? environment["BREEZE_SOCKET"] ?? defaultSocket,
-                dashboard: Dashboard(unit: unit, color: color), output: output)
+                dashboard: Dashboard(unit: unit, color: color), output: output, isTerminal: isTerminal)
             try run.execute()
             return 0
         } catch {
@@ -53,6 +53,8 @@ struct Run {
     var socket: String
     var dashboard: Dashboard
     var output: TextOutput
+    /// Standard output is a terminal: `refresh` shows a progress line there.
+    var isTerminal = false
 
     private var json: Bool { arguments.json }
 
@@ -84,7 +86,9 @@ struct Run {
             path: socket, timeout: arguments.timeout ?? CommandLineArguments.defaultTimeout)
         switch subcommand {
         case .status, .where, .air, .pollen, .climate, .weather:
-            output.write(renderer.snapshot(try self.snapshot(connection)))
+            let snapshot = try self.snapshot(connection)
+            output.write(renderer.snapshot(snapshot))
+            if let dataset = subcommand.dataset { try Self.requireData(dataset, in: snapshot) }
         case .watch:
             try watch(connection)
         case .search:
@@ -112,8 +116,69 @@ struct Run {
             let id = try connection.send("location", [("enabled", .bool(positional[0] == "on"))])
             output.write(renderer.reply(try connection.reply(to: id)))
         case .refresh:
-            let id = try connection.send("refresh")
-            output.write(renderer.reply(try connection.reply(to: id)))
+            try refresh(connection)
+        }
+    }
+
+    /// `air`, `pollen`, `climate`, `weather` succeed only with data, fresh or stale. Without it: 75 while trying
+    /// again may help (no place yet, loading, the fetch failed), 69 when it cannot (the provider has nothing
+    /// here, web requests are off); the reason goes to stderr, after what the dataset shows.
+    static func requireData(_ dataset: Dataset, in snapshot: [String: JSONValue]) throws(CLIError) {
+        let name = dataset == .air ? "air-quality" : dataset.rawValue
+        let object = snapshot[dataset.className]
+        let reason = object?["reason"]?.displayText.map { ": " + $0 } ?? ""
+        switch object?["state"]?.stringValue {
+        case "fresh", "stale":
+            return
+        case "unavailable":
+            throw CLIError(.unreachable, "no \(name) data for this place\(reason)")
+        case "offline":
+            let why = object?["reason"]?.displayText ?? "web requests are off"
+            throw CLIError(.unreachable, "no \(name) data: \(why)")
+        case "failed":
+            throw CLIError(.temporaryFailure, "no \(name) data: the fetch failed\(reason)")
+        default:
+            guard snapshot["LOCATION"]?["name"]?.stringValue != nil else {
+                throw CLIError(.temporaryFailure, "no \(name) data: no place yet")
+            }
+            throw CLIError(.temporaryFailure, "no \(name) data yet: it is being fetched")
+        }
+    }
+
+    /// `refresh`: every dataset fetched now, waiting (at most `--timeout`) for each one's answer. A dataset that
+    /// failed exits 75 naming it; the time passing first exits 69, as any wait for breezed does.
+    func refresh(_ connection: ControlConnection) throws(CLIError) {
+        let timeout = arguments.timeout ?? CommandLineArguments.defaultTimeout
+        let seconds = String(format: "%g", ControlConnection.bounded(timeout))
+        let id = try connection.send("refresh", [("wait", .bool(true))])
+        let progress = isTerminal && !json
+        if progress { output.write("Refreshing the data (waiting up to \(seconds) s)…") }
+        let reply: JSONValue
+        do throws(CLIError) {
+            reply = try connection.reply(to: id)
+            if progress { output.write("\r\u{1B}[K") }
+        } catch {
+            if progress { output.write("\r\u{1B}[K") }
+            guard error.timedOut else { throw error }
+            throw CLIError(.unreachable, "the refresh did not finish within \(seconds) s", timedOut: true)
+        }
+        output.write(renderer.reply(reply))
+        // A daemon that does not wait answers at once, with no datasets.
+        guard case .array(let datasets)? = reply["datasets"] else { return }
+        func names(where include: (JSONValue) -> Bool) -> [String] {
+            datasets.filter(include).map { dataset in
+                let name = dataset["class"]?.displayText ?? "?"
+                return dataset["reason"]?.displayText.map { "\(name) (\($0))" } ?? name
+            }
+        }
+        // Stale with a reason: kept through a failure of this refresh.
+        let failed = names { $0["state"] == .string("failed") || $0["state"] == .string("stale") && $0["reason"] != nil }
+        if !failed.isEmpty {
+            throw CLIError(.temporaryFailure, "the refresh failed for \(failed.joined(separator: ", "))")
+        }
+        let waiting = names { $0["state"] == .string("loading") }
+        if !waiting.isEmpty {
+            throw CLIError(.unreachable, "no answer for \(waiting.joined(separator: ", ")) within breezed's limit", timedOut: true)
         }
     }
 

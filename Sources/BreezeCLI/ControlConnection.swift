@@ -81,7 +81,7 @@ public final class ControlConnection {
     }
 
     static func timedOut(_ timeout: Double) -> CLIError {
-        CLIError(.unreachable, "breezed did not answer within \(String(format: "%g", timeout)) s")
+        CLIError(.unreachable, "breezed did not answer within \(String(format: "%g", timeout)) s", timedOut: true)
     }
 
     /// Sends a request with a fresh id; returns the id. When the daemon has closed the connection (at its client

@@ -28,7 +28,14 @@ enum HelpText {
               See 'breezectl help <subcommand>' for detailed help.
 
             EXIT STATUS:
-              0 success, 64 usage error, 69 breezed unreachable, 77 not permitted, 1 other errors.
+              0   success; air, pollen, climate, weather: with data (fresh or stale); refresh: no dataset failed
+              1   other errors
+              64  usage error
+              69  breezed unreachable, or it did not answer within --timeout (refresh: not every dataset
+                  answered in time); air, pollen, climate, weather: no data here (the provider has none for
+                  the place, or web requests are off)
+              75  no data now, try again later: a fetch failed (refresh: names the datasets) or is under way
+              77  not permitted
 
             """
     }

@@ -36,7 +36,18 @@ struct ReplyRenderer {
             return dashboard.location(nil, permission: message).dropFirst()
                 .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
         case .refresh:
-            return json ? jsonLine(.object([("class", .string("OK"))])) : "Fetching the data now.\n"
+            // Each dataset's answer; a daemon that does not wait acknowledges with no datasets.
+            guard case .array(let datasets)? = message["datasets"] else {
+                return json ? jsonLine(.object([("class", .string("OK"))])) : "Fetching the data now.\n"
+            }
+            if json { return jsonLine(message) }
+            return datasets.map { dataset in
+                let name = (dataset["class"]?.displayText ?? "?").padding(toLength: 8, withPad: " ", startingAt: 0)
+                var line = "\(name) \(dataset["state"]?.displayText ?? "?")"
+                if let reason = dataset["reason"]?.displayText { line += ": " + reason }
+                if let place = dataset["place"]?.displayText { line += " (\(place))" }
+                return line + "\n"
+            }.joined()
         case .status, .where, .air, .pollen, .climate, .weather:
             var snapshot: [String: JSONValue] = [:]
             if let className = message["class"]?.displayText { snapshot[className] = Self.withoutID(message) }

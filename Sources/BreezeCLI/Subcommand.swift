@@ -35,7 +35,7 @@ enum Subcommand: String, CaseIterable {
         case .saved: "List, add or remove saved cities."
         case .popular: "List popular cities."
         case .location: "Switch the use of this machine's position on or off."
-        case .refresh: "Fetch the data for the current place now."
+        case .refresh: "Fetch the data for the current place now and wait for every answer."
         }
     }
 

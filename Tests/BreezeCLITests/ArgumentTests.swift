@@ -65,8 +65,9 @@ import Glibc
         #expect(run.output.hasPrefix("OVERVIEW: Query and control breezed, the Breeze location daemon.\n\nUSAGE: breezectl "))
         let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.contains("  status                  Show everything: place, permission, air quality, pollen, climate, weather."))
-        #expect(lines.contains("  refresh                 Fetch the data for the current place now."))
-        #expect(lines.contains("  0 success, 64 usage error, 69 breezed unreachable, 77 not permitted, 1 other errors."))
+        #expect(lines.contains("  refresh                 Fetch the data for the current place now and wait for every answer."))
+        #expect(lines.contains("  75  no data now, try again later: a fetch failed (refresh: names the datasets) or is under way"))
+        #expect(lines.contains("  77  not permitted"))
         #expect(lines.filter { $0.hasPrefix("  ") && $0.count > 26 && $0.dropFirst(26).first != " " }.count >= 14)
     }
 
@@ -177,6 +178,7 @@ import Glibc
     @Test func statusAsksForTheStatus() throws {
         #expect(try Self.firstRequest(["status"])["command"] == .string("status"))
         #expect(try Self.firstRequest(["refresh"])["command"] == .string("refresh"))
+        #expect(try Self.firstRequest(["refresh"])["wait"] == .bool(true))
         #expect(try Self.firstRequest(["here"])["command"] == .string("here"))
         #expect(try Self.firstRequest(["popular"])["command"] == .string("popular"))
     }

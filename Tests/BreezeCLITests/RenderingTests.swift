@@ -46,6 +46,14 @@ import Testing
         #expect(Self.render(#"{"class":"PERMISSION","state":"authorized","message":"Position from gpsd"}"#, "location") == "Location: authorized — Position from gpsd\n")
     }
 
+    @Test func refreshListsEachDatasetsAnswer() {
+        let reply = #"{"class":"OK","command":"refresh","datasets":[{"class":"AIR","state":"fresh","place":"Bern, Switzerland"},{"class":"POLLEN","state":"failed","reason":"server-error: HTTP 500","place":"Bern, Switzerland"}],"id":1}"#
+        #expect(Self.render(reply, "refresh")
+            == "AIR      fresh (Bern, Switzerland)\nPOLLEN   failed: server-error: HTTP 500 (Bern, Switzerland)\n")
+        let json = Self.render(reply, "refresh", json: true)
+        #expect(json.hasPrefix(#"{"class":"OK","command":"refresh","datasets":[{"class":"AIR""#) && !json.contains("\"id\""))
+    }
+
     @Test func refreshIsAcknowledged() {
         #expect(Self.render(#"{"class":"OK","command":"refresh"}"#, "refresh") == "Fetching the data now.\n")
         #expect(Self.render(#"{"class":"OK","command":"refresh"}"#, "refresh", json: true) == "{\"class\":\"OK\"}\n")
