@@ -172,13 +172,16 @@ struct Run {
             }
         }
         // Stale with a reason: kept through a failure of this refresh.
-        let failed = names { $0["state"] == .string("failed") || $0["state"] == .string("stale") && $0["reason"] != nil }
+        let failed = names { dataset in
+            dataset["state"] == .string("failed") || dataset["state"] == .string("stale") && dataset["reason"] != nil
+        }
         if !failed.isEmpty {
             throw CLIError(.temporaryFailure, "the refresh failed for \(failed.joined(separator: ", "))")
         }
         let waiting = names { $0["state"] == .string("loading") }
         if !waiting.isEmpty {
-            throw CLIError(.unreachable, "no answer for \(waiting.joined(separator: ", ")) within breezed's limit", timedOut: true)
+            throw CLIError(
+                .unreachable, "no answer for \(waiting.joined(separator: ", ")) within breezed's limit", timedOut: true)
         }
     }
 
