@@ -60,6 +60,9 @@ struct StatusBarEndToEndTests {
         let socket = folder + "/breezed.sock"
         let watcher = try await Watcher.breezectl(["--socket", socket, "watch", "--waybar"])
         defer { watcher.stop() }
+        // Without --waybar too: a text line says breezed is unavailable, and the objects come again after.
+        let plain = try await Watcher.breezectl(["--socket", socket, "watch"])
+        defer { plain.stop() }
         // No daemon yet: the bar says so, and watch waits.
         let waiting = await watcher.line { Self.classes($0) == ["unavailable"] }
         #expect(waiting?.1["text"] as? String == "breezed unavailable", "\(watcher.lines)")
@@ -70,6 +73,8 @@ struct StatusBarEndToEndTests {
         let first = try await BreezedProcess(folder: folder, arguments)
         let up = await watcher.line(after: (waiting?.0 ?? 0) + 1) { ($0["text"] as? String) == "Bern" }
         #expect(up.map { Self.classes($0.1) } == ["offline"], "\(watcher.lines)")
+        let bern = "LOCATION Bern, Switzerland (manual)"
+        #expect(await eventually(timeout: 30) { plain.lines.contains { $0.contains(bern) } }, "\(plain.lines)")
 
         await first.stop()
         let down = await watcher.line(after: (up?.0 ?? 0) + 1) { Self.classes($0) == ["unavailable"] }
@@ -80,6 +85,17 @@ struct StatusBarEndToEndTests {
         let back = await watcher.line(after: (down?.0 ?? 0) + 1) { ($0["text"] as? String) == "Bern" }
         #expect(back.map { Self.classes($0.1) } == ["offline"], "\(watcher.lines)")
         #expect(watcher.process.isRunning)
+
+        var stopping: Int?
+        await eventually(timeout: 30) {
+            stopping = plain.lines.firstIndex { $0.contains("BREEZED unavailable: breezed is stopping") }
+            return stopping != nil
+        }
+        #expect(stopping != nil, "\(plain.lines)")
+        #expect(await eventually(timeout: 30) {
+            plain.lines.dropFirst((stopping ?? plain.lines.count) + 1).contains { $0.contains(bern) }
+        }, "\(plain.lines)")
+        #expect(plain.process.isRunning)
         await second.stop()
     }
 
