@@ -63,6 +63,8 @@ struct StatusBarEndToEndTests {
         // Without --waybar too: a text line says breezed is unavailable, and the objects come again after.
         let plain = try await Watcher.breezectl(["--socket", socket, "watch"])
         defer { plain.stop() }
+        let json = try await Watcher.breezectl(["--socket", socket, "watch", "--json"])
+        defer { json.stop() }
         // No daemon yet: the bar says so, and watch waits.
         let waiting = await watcher.line { Self.classes($0) == ["unavailable"] }
         #expect(waiting?.1["text"] as? String == "breezed unavailable", "\(watcher.lines)")
@@ -96,6 +98,12 @@ struct StatusBarEndToEndTests {
             plain.lines.dropFirst((stopping ?? plain.lines.count) + 1).contains { $0.contains(bern) }
         }, "\(plain.lines)")
         #expect(plain.process.isRunning)
+
+        // With --json, an object of breezectl's own says so, among the daemon's.
+        let outage = await json.line { $0["class"] as? String == "DAEMON" }
+        #expect(outage?.1["state"] as? String == "unavailable", "\(json.lines)")
+        #expect(outage?.1["reason"] is String, "\(json.lines)")
+        #expect(await json.line(after: (outage?.0 ?? 0) + 1) { $0["class"] as? String == "LOCATION" } != nil, "\(json.lines)")
         await second.stop()
     }
 
