@@ -83,7 +83,9 @@ struct CommandLineArguments {
         if parsed.once && (parsed.json || (parsed.format == nil && !parsed.waybar && !parsed.i3bar)) {
             throw CLIError(.usage, "--once prints one line: it goes with --format, --waybar or --i3bar")
         }
-        if let format = parsed.format, let unknown = WatchLine.tokens(in: format).first(where: { !WatchLine.knownTokens.contains($0) }) {
+        if let format = parsed.format,
+            let unknown = WatchLine.tokens(in: format).first(where: { !WatchLine.knownTokens.contains($0) })
+        {
             throw CLIError(.usage, "unknown token {\(TerminalText.escaped(unknown))} in --format; known: "
                 + WatchLine.knownTokens.map { "{\($0)}" }.joined(separator: " "))
         }

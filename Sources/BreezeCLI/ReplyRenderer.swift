@@ -107,7 +107,8 @@ struct ReplyRenderer {
     /// The status-bar line for `latest` (as Waybar or i3status-rust JSON, or the `--format` text), or for breezed
     /// being out of reach when `outage` gives the reason.
     func barLine(_ latest: [String: JSONValue], outage: String? = nil) -> String {
-        let bar = StatusBar(latest, dashboard: Dashboard(unit: dashboard.unit, color: false, now: dashboard.now), outage: outage)
+        let plain = Dashboard(unit: dashboard.unit, color: false, now: dashboard.now)
+        let bar = StatusBar(latest, dashboard: plain, outage: outage)
         if waybar { return bar.waybar(format: format) + "\n" }
         if i3bar { return bar.i3bar(format: format) + "\n" }
         return bar.text(format: format) + "\n"

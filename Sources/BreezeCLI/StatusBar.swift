@@ -39,7 +39,9 @@ struct StatusBar {
         guard let className = message["class"]?.stringValue else { return }
         latest[className] = message
         let source = message["source"]?.stringValue
-        if className == "LOCATION", source == "gpsd" || source == "geoclue", message["state"]?.stringValue == "authorized" {
+        if className == "LOCATION", source == "gpsd" || source == "geoclue",
+            message["state"]?.stringValue == "authorized"
+        {
             latest[liveKey] = message
         }
         if className == "PERMISSION", message["state"]?.stringValue == "denied" { latest[liveKey] = nil }
@@ -95,7 +97,8 @@ struct StatusBar {
     /// A CSS class from a daemon's word: letters, digits, `-` and `_` only.
     private static func word(_ text: String) -> String {
         let kept = text.unicodeScalars.filter { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
         }
         return kept.isEmpty ? "unknown" : String(kept)
     }
@@ -137,14 +140,17 @@ struct StatusBar {
         }
         if locationProblem == "no-fix" {
             var reason = latest["PERMISSION"]?["message"]?.displayText ?? "the machine's position is out of date"
-            if let last = latest[Self.liveKey], let name = last["name"]?.displayText, let source = last["source"]?.displayText {
+            if let last = latest[Self.liveKey], let name = last["name"]?.displayText,
+                let source = last["source"]?.displayText
+            {
                 reason += "; the last position from \(source) was in \(name)"
             }
             lines.append("No fix: \(reason)")
         }
         if let air {
             if let aqi {
-                lines.append("AQI \(TerminalText.whole(aqi)) \(air["label"]?.displayText ?? "") \(dashboard.stateText(air))")
+                let label = air["label"]?.displayText ?? ""
+                lines.append("AQI \(TerminalText.whole(aqi)) \(label) \(dashboard.stateText(air))")
                 if case .array(let tips)? = air["tips"], let tip = tips.first?.displayText { lines.append(tip) }
             } else {
                 lines.append("Air quality \(dashboard.stateText(air))")
