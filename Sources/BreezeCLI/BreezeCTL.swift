@@ -82,6 +82,7 @@ struct Run {
             if action == "remove" && Int(positional[1]) == nil { throw CLIError(.usage, "saved remove takes a city id") }
         }
 
+        if subcommand == .watch { return try watch() }
         let connection = try ControlConnection(
             path: socket, timeout: arguments.timeout ?? CommandLineArguments.defaultTimeout)
         switch subcommand {
@@ -90,7 +91,7 @@ struct Run {
             output.write(renderer.snapshot(snapshot))
             if let dataset = subcommand.dataset { try Self.requireData(dataset, in: snapshot) }
         case .watch:
-            try watch(connection)
+            try watch()
         case .search:
             let id = try connection.send("search", [("query", .string(positional[0]))])
             output.write(renderer.reply(try connection.reply(to: id)))
@@ -187,7 +188,8 @@ struct Run {
 
     private var renderer: ReplyRenderer {
         ReplyRenderer(
-            subcommand: subcommand, json: json, dashboard: dashboard, format: arguments.format, waybar: arguments.waybar)
+            subcommand: subcommand, json: json, dashboard: dashboard, format: arguments.format, waybar: arguments.waybar,
+            i3bar: arguments.i3bar)
     }
 
     /// A city given as a GeoNames id or a query.
@@ -209,23 +211,11 @@ struct Run {
 
     // MARK: watch
 
-    func watch(_ connection: ControlConnection) throws(CLIError) {
-        let id = try connection.send("watch")
-        var latest: [String: JSONValue] = [:]
-        var answered = false
-        while let message = try connection.next() {
-            // The timeout bounds the wait for the daemon's first answer; updates may be hours apart.
-            if !answered {
-                answered = true
-                connection.waitWithoutLimit()
-            }
-            guard let className = message["class"]?.stringValue else { continue }
-            if className == "ERROR" {
-                if message["id"] == .number(Double(id)) { throw CLIError(daemonError: message) }
-                throw CLIError(.unreachable, "breezed: \(message["message"]?.displayText ?? "closed the connection")")
-            }
-            if let line = renderer.update(message, latest: &latest) { output.write(line) }
-        }
-        throw CLIError(.unreachable, "breezed closed the connection")
+    /// Follows breezed's updates, outliving its restarts (see `WatchLoop`): it connects by itself.
+    func watch() throws(CLIError) {
+        try WatchLoop(
+            socket: socket, timeout: arguments.timeout ?? CommandLineArguments.defaultTimeout, renderer: renderer,
+            output: output, once: arguments.once
+        ).run()
     }
 }

@@ -7,6 +7,10 @@ struct CommandLineArguments {
     var units: String?
     var format: String?
     var waybar = false
+    /// `watch --i3bar`: i3status-rust custom-block JSON.
+    var i3bar = false
+    /// `watch --once`: one line for the current state, then exit.
+    var once = false
     /// Seconds to wait for the daemon; nil: `defaultTimeout`.
     var timeout: Double?
     var help = false
@@ -48,6 +52,8 @@ struct CommandLineArguments {
                     parsed.timeout = seconds
                 case "--format": parsed.format = try value(flag)
                 case "--waybar": parsed.waybar = true
+                case "--i3bar": parsed.i3bar = true
+                case "--once": parsed.once = true
                 case "-h", "--help": parsed.help = true
                 case "--version": parsed.version = true
                 default: throw CLIError(.usage, "unknown option \"\(argument)\"")
@@ -69,8 +75,19 @@ struct CommandLineArguments {
                 parsed.positional.append(argument)
             }
         }
-        if (parsed.format != nil || parsed.waybar) && parsed.subcommand != .watch && !parsed.help {
-            throw CLIError(.usage, "--format and --waybar go with watch")
+        guard !parsed.help else { return parsed }
+        if (parsed.format != nil || parsed.waybar || parsed.i3bar || parsed.once) && parsed.subcommand != .watch {
+            throw CLIError(.usage, "--format, --waybar, --i3bar and --once go with watch")
+        }
+        if parsed.waybar && parsed.i3bar { throw CLIError(.usage, "--waybar and --i3bar: one or the other") }
+        if parsed.once && (parsed.json || (parsed.format == nil && !parsed.waybar && !parsed.i3bar)) {
+            throw CLIError(.usage, "--once prints one line: it goes with --format, --waybar or --i3bar")
+        }
+        if let format = parsed.format,
+            let unknown = WatchLine.tokens(in: format).first(where: { !WatchLine.knownTokens.contains($0) })
+        {
+            throw CLIError(.usage, "unknown token {\(TerminalText.escaped(unknown))} in --format; known: "
+                + WatchLine.knownTokens.map { "{\($0)}" }.joined(separator: " "))
         }
         return parsed
     }

@@ -146,6 +146,16 @@ public final class ControlConnection {
         }
     }
 
+    /// Whether a line, or the end of the connection, is there to read within `seconds` (`watch` redraws its line
+    /// when nothing came for a while, so that the ages it shows stay true).
+    public func hasInput(within seconds: Double) -> Bool {
+        guard pending.isEmpty else { return true }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: Int((Self.bounded(seconds) * 1_000).rounded(.up)))
+        let ready = retryingOnInterrupt { Int(poll(&descriptor, 1, milliseconds)) }
+        return ready != 0
+    }
+
     /// Waits with poll() until the socket is readable, or throws when the deadline passes first.
     private func waitForInput() throws(CLIError) {
         guard let deadline, let timeout else { return }

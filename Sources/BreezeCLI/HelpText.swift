@@ -44,11 +44,16 @@ enum HelpText {
         var options = globalOptions
         if command == .watch {
             options = """
-                  --format <text>         Print this text per update, with {name}, {city}, {country}, {country_code},
-                                          {source}, {state}, {aqi}, {aqi_label}, {emoji}, {category}, {pm2_5},
-                                          {pm10}, {pollen}, {latitude}, {longitude}, {temp}, {condition}, {icon},
-                                          {icon_name}, {high}, {low}.
-                  --waybar                Print Waybar custom-module JSON: {"text","tooltip","class"}.
+                  --format <text>         Print this text per update (with --waybar or --i3bar: their text), with
+                \(tokenLines)
+                                          An unknown {token} is a usage error.
+                  --waybar                Print Waybar custom-module JSON: text, tooltip (each dataset's state,
+                                          age and reason), class (the state when not fresh, then the AQI
+                                          category), alt (the first class), percentage (the AQI of 0-500).
+                  --i3bar                 Print i3status-rust custom-block JSON: text, state.
+                  --once                  Print the current state as one line and exit (for polling bars).
+                                          Without --once, watch outlives breezed: while it cannot be reached
+                                          the line says so, and it connects again within 30 s.
                 """ + "\n" + globalOptions
         }
         return """
@@ -60,5 +65,20 @@ enum HelpText {
             \(options)
 
             """
+    }
+
+    /// `--format`'s tokens, wrapped to the options' column.
+    static var tokenLines: String {
+        var lines: [String] = []
+        var line = ""
+        for token in WatchLine.knownTokens.map({ "{\($0)}" }) {
+            if !line.isEmpty && line.count + token.count + 2 > 76 {
+                lines.append(line + ",")
+                line = ""
+            }
+            line += (line.isEmpty ? "" : ", ") + token
+        }
+        lines.append(line + ".")
+        return lines.map { String(repeating: " ", count: 26) + $0 }.joined(separator: "\n")
     }
 }

@@ -10,6 +10,10 @@ struct ReplyRenderer {
     var dashboard: Dashboard
     var format: String?
     var waybar: Bool
+    var i3bar = false
+
+    /// One line for the whole state, rewritten on each update, rather than a line per object: for status bars.
+    var isBar: Bool { !json && (waybar || i3bar || format != nil) }
 
     static func withoutID(_ object: JSONValue) -> JSONValue {
         guard case .object(let members) = object else { return object }
@@ -105,10 +109,31 @@ struct ReplyRenderer {
     func update(_ message: JSONValue, latest: inout [String: JSONValue]) -> String? {
         guard let className = message["class"]?.displayText else { return nil }
         if className == "VERSION" || className == "WATCH" || className == "ERROR" { return nil }
-        latest[className] = message
+        StatusBar.remember(Self.withoutID(message), in: &latest)
         if json { return jsonLine(message) }
-        if waybar { return WatchLine.waybar(latest, unit: dashboard.unit) + "\n" }
-        if let format { return WatchLine.format(format, latest, unit: dashboard.unit) + "\n" }
+        if isBar { return barLine(latest) }
         return WatchLine.text(className, message, dashboard) + "\n"
+    }
+
+    /// The status-bar line for `latest` (as Waybar or i3status-rust JSON, or the `--format` text), or for breezed
+    /// being out of reach when `outage` gives the reason.
+    func barLine(_ latest: [String: JSONValue], outage: String? = nil) -> String {
+        let plain = Dashboard(unit: dashboard.unit, color: false, now: dashboard.now)
+        let bar = StatusBar(latest, dashboard: plain, outage: outage)
+        if waybar { return bar.waybar(format: format) + "\n" }
+        if i3bar { return bar.i3bar(format: format) + "\n" }
+        return bar.text(format: format) + "\n"
+    }
+
+    /// `watch` while breezed cannot be reached: the bar's line, a `DAEMON` object with `--json`, else a text line.
+    func outageLine(_ reason: String) -> String {
+        if isBar { return barLine([:], outage: reason) }
+        if json {
+            return JSONValue.object([
+                ("class", .string("DAEMON")), ("state", .string("unavailable")), ("reason", .string(reason)),
+            ]).encoded() + "\n"
+        }
+        let firstLine = reason.split(separator: "\n").first.map(String.init) ?? reason
+        return "\(WatchLine.timestamp()) BREEZED unavailable: \(firstLine); reconnecting\n"
     }
 }

@@ -7,11 +7,12 @@ public enum ReplyText {
     /// Renders `line` (one line's bytes, without its newline) as `command` (status, where, air, search, watch, …)
     /// prints it; an `ERROR` object or a line that is not a JSON object renders as the message breezectl gives.
     public static func render(
-        _ line: [UInt8], command: String, json: Bool = false, format: String? = nil, waybar: Bool = false
+        _ line: [UInt8], command: String, json: Bool = false, format: String? = nil, waybar: Bool = false,
+        i3bar: Bool = false
     ) -> String {
         let renderer = ReplyRenderer(
             subcommand: Subcommand(rawValue: command) ?? .status, json: json,
-            dashboard: Dashboard(unit: .celsius, color: false), format: format, waybar: waybar)
+            dashboard: Dashboard(unit: .celsius, color: false), format: format, waybar: waybar, i3bar: i3bar)
         guard let text = String(validating: line, as: UTF8.self) else { return "breezed sent a line that is not UTF-8 text\n" }
         let message: JSONValue
         do throws(ProtocolError) {
@@ -21,5 +22,22 @@ public enum ReplyText {
         }
         if message["class"]?.stringValue == "ERROR" { return CLIError(daemonError: message).message + "\n" }
         return renderer.reply(message)
+    }
+
+    /// The status-bar line `watch` prints after `lines` (breezed's objects, one a line, in the order sent), with
+    /// ages counted to `now` (Unix seconds), or while breezed cannot be reached when `outage` gives the reason.
+    public static func statusBar(
+        _ lines: [String], format: String? = nil, waybar: Bool = false, i3bar: Bool = false, now: Double,
+        outage: String? = nil
+    ) -> String {
+        let renderer = ReplyRenderer(
+            subcommand: .watch, json: false, dashboard: Dashboard(unit: .celsius, color: false, now: now),
+            format: format, waybar: waybar, i3bar: i3bar)
+        var latest: [String: JSONValue] = [:]
+        for line in lines {
+            if let message = try? JSONValue.parse(line) { StatusBar.remember(message, in: &latest) }
+        }
+        if let outage { return renderer.outageLine(outage) }
+        return renderer.barLine(latest)
     }
 }

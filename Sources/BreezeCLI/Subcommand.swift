@@ -14,7 +14,7 @@ enum Subcommand: String, CaseIterable {
         case .select: "select <id-or-query>"
         case .saved: "saved [list | add <id-or-query> | remove <id>]"
         case .location: "location on|off"
-        case .watch: "watch [--json | --format <text> | --waybar]"
+        case .watch: "watch [--json | --format <text> | --waybar | --i3bar] [--once]"
         default: rawValue
         }
     }

@@ -72,7 +72,29 @@ enum WatchLine {
         return fields
     }
 
-    /// Replaces `{key}` with its value (unknown keys become empty).
+    /// Every `{token}` a `--format` may use, in the order the help lists them. A token whose object has not
+    /// arrived, or has no such value, is replaced by nothing (`{aqi}` and the temperatures by "?" once their
+    /// object is there without one).
+    static let knownTokens = [
+        "name", "city", "admin1", "country", "country_code", "source", "state", "latitude", "longitude",
+        "aqi", "aqi_label", "emoji", "category", "air_state",
+        "pm2_5", "pm10", "nitrogen_dioxide", "sulphur_dioxide", "ozone", "carbon_monoxide",
+        "pollen", "temp", "condition", "icon", "icon_name", "high", "low",
+    ]
+
+    /// The names between braces in `template`, in order; an unclosed brace is text, not a token.
+    static func tokens(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// Replaces each `{token}` with its value; the tokens were checked against `knownTokens` when the command line
+    /// was parsed.
     static func format(_ template: String, _ latest: [String: JSONValue], unit: TemperatureUnit) -> String {
         let fields = fields(latest, unit: unit)
         var output = ""
@@ -88,29 +110,5 @@ enum WatchLine {
             rest = rest[rest.index(after: close)...]
         }
         return output + rest
-    }
-
-    /// Waybar's custom-module JSON: text, tooltip (with the first of the AQI label's tips), and a class for styling
-    /// (the AQI category).
-    static func waybar(_ latest: [String: JSONValue], unit: TemperatureUnit) -> String {
-        let fields = fields(latest, unit: unit)
-        var text = fields["city"] ?? "…"
-        if let aqi = fields["aqi"], aqi != "?" { text = "\(fields["emoji"] ?? "") \(aqi) \(text)" }
-        var tooltip = [fields["name"] ?? "No place yet"]
-        if let aqi = fields["aqi"] {
-            tooltip.append("AQI \(aqi) \(fields["aqi_label"] ?? "")")
-            if case .array(let tips)? = latest[Dataset.air.className]?["tips"], let tip = tips.first?.displayText {
-                tooltip.append(tip)
-            }
-        }
-        if let temperature = fields["temp"], temperature != "?" {
-            tooltip.append("\(fields["icon"] ?? "") \(temperature) \(fields["condition"] ?? "")")
-        }
-        if let state = fields["state"], !state.isEmpty { tooltip.append("Location: \(state)") }
-        let category = fields["category"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown"
-        return JSONValue.object([
-            ("text", .string(text.trimmingCharacters(in: .whitespaces))),
-            ("tooltip", .string(tooltip.joined(separator: "\n"))), ("class", .string(category)),
-        ]).encoded()
     }
 }

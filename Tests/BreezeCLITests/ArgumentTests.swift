@@ -42,8 +42,12 @@ import Glibc
         (["--timeout", "86401", "air"], "--timeout is a number of seconds above 0 and up to 86400, not \"86401\""),
         (["--timeout", "nan", "air"], "--timeout is a number of seconds above 0 and up to 86400, not \"nan\""),
         (["--timeout"], "--timeout needs a value"),
-        (["--format", "{aqi}", "air"], "--format and --waybar go with watch"),
-        (["--waybar", "status"], "--format and --waybar go with watch"),
+        (["--format", "{aqi}", "air"], "--format, --waybar, --i3bar and --once go with watch"),
+        (["--waybar", "status"], "--format, --waybar, --i3bar and --once go with watch"),
+        (["--once", "status"], "--format, --waybar, --i3bar and --once go with watch"),
+        (["watch", "--waybar", "--i3bar"], "--waybar and --i3bar: one or the other"),
+        (["watch", "--once"], "--once prints one line: it goes with --format, --waybar or --i3bar"),
+        (["watch", "--once", "--json", "--waybar"], "--once prints one line: it goes with --format, --waybar or --i3bar"),
     ])
     func aUsageErrorExits64WithItsMessageAndAHint(arguments: [String], message: String) {
         let run = Self.run(["--socket", Self.nowhere] + arguments)
@@ -82,7 +86,7 @@ import Glibc
     @Test func helpForWatchListsItsOwnOptions() {
         let run = Self.run(["help", "watch"])
         #expect(run.output.contains("  --waybar                Print Waybar custom-module JSON"))
-        #expect(run.output.contains("USAGE: breezectl watch [--json | --format <text> | --waybar]\n"))
+        #expect(run.output.contains("USAGE: breezectl watch [--json | --format <text> | --waybar | --i3bar] [--once]\n"))
     }
 
     @Test func aDaemonThatIsNotThereExits69() {

@@ -37,12 +37,17 @@ import Glibc
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
-    @Test func watchWaitsForItsFirstAnswerOnlyUntilTheTimeout() throws {
+    @Test func watchOnceWaitsForItsAnswerOnlyUntilTheTimeout() throws {
         let daemon = FakeDaemon { FakeDaemon.drain($0) }
         defer { daemon.stop() }
-        let run = try #require(Self.breezectl(["--socket", daemon.path, "--timeout", "1", "watch"]), "breezectl hung")
+        let run = try #require(
+            Self.breezectl(["--socket", daemon.path, "--timeout", "1", "watch", "--once", "--waybar"]), "breezectl hung")
         #expect(run.status == 69)
         #expect(run.errors.contains("breezed did not answer within 1 s"), "\(run.errors)")
+        // The bar still gets its line: breezed is unavailable, and why.
+        let object = try JSONValue.parse(String(run.output.dropLast()))
+        #expect(object["class"] == .array([.string("unavailable")]), "\(run.output)")
+        #expect(object["tooltip"]?.stringValue?.contains("did not answer within 1 s") == true, "\(run.output)")
     }
 
     @Test(arguments: ["0", "-1", "nan", "inf", "1e300", "soon", ""])
@@ -69,8 +74,8 @@ import Glibc
     @Test func aFullDaemonsReasonIsPrinted() throws {
         let daemon = FakeDaemon { FakeDaemon.write($0, Self.tooMany) }
         defer { daemon.stop() }
-        for command in ["where", "here", "watch"] {
-            let run = try #require(Self.breezectl(["--socket", daemon.path, command]), "breezectl hung")
+        for command in [["where"], ["here"], ["watch", "--once", "--format", "{aqi}"]] {
+            let run = try #require(Self.breezectl(["--socket", daemon.path] + command), "breezectl hung")
             #expect(run.status == 69)
             #expect(run.errors.contains("breezed has 1024 clients, its limit"), "\(command): \(run.errors)")
         }

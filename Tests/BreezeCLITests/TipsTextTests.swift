@@ -64,7 +64,7 @@ import Testing
         let object = try JSONValue.parse(String(output.dropLast()))
         let tooltip = try #require(object["tooltip"]?.stringValue)
         let lines = tooltip.split(separator: "\n").map(String.init)
-        let aqi = try #require(lines.firstIndex { $0.hasPrefix("AQI ") && $0.hasSuffix(label.title) })
+        let aqi = try #require(lines.firstIndex { $0.hasPrefix("AQI ") && $0.contains(" \(label.title) (") })
         #expect(lines.count > aqi + 1 && lines[aqi + 1] == label.healthTips[0], "\(tooltip)")
         #expect(label.healthTips.dropFirst().allSatisfy { !tooltip.contains($0) }, "only the first tip: \(tooltip)")
     }
