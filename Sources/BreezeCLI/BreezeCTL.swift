@@ -1,6 +1,7 @@
 import BreezeCore
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// breezectl: parse, validate, run one subcommand against breezed's socket.
 public enum BreezeCTL {
@@ -69,7 +70,7 @@ struct Run {
         if subcommand == .location, !["on", "off"].contains(positional[0]) {
             throw CLIError(.usage, "location takes on or off, not \"\(positional[0])\"")
         }
-        if subcommand == .search, positional[0].trimmingCharacters(in: .whitespaces).count < 2 {
+        if subcommand == .search, positional[0].trimmingSpaces().count < 2 {
             throw CLIError(.usage, "a search needs at least 2 characters")
         }
         if subcommand == .saved, let action = positional.first {

@@ -1,6 +1,6 @@
 import BreezeCore
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
 
 /// The text breezectl prints for the daemon's objects, for one subcommand: no I/O, so that any reply can be
 /// rendered in a test or a fuzz target.
@@ -26,7 +26,7 @@ struct ReplyRenderer {
         case .search, .popular, .saved: return places(message)
         case .lookup:
             if json { return jsonLine(message) }
-            let distance = message["distance_m"]?.numberValue.map { String(format: " (%.1f km away)", $0 / 1000) } ?? ""
+            let distance = message["distance_m"]?.numberValue.map { printfFormat(" (%.1f km away)", $0 / 1000) } ?? ""
             return "\(message["name"]?.displayText ?? "?")\(distance)\n"
         case .select, .here:
             if json { return jsonLine(message) }
@@ -34,7 +34,7 @@ struct ReplyRenderer {
         case .location:
             if json { return jsonLine(message) }
             return dashboard.location(nil, permission: message).dropFirst()
-                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
+                .map { $0.trimmingSpaces() }.joined(separator: "\n") + "\n"
         case .refresh:
             return json ? jsonLine(.object([("class", .string("OK"))])) : "Fetching the data now.\n"
         case .status, .where, .air, .pollen, .climate, .weather:
@@ -85,7 +85,7 @@ struct ReplyRenderer {
             var name = place["city"]?.displayText ?? "?"
             if let admin = place["admin1"]?.displayText, !admin.isEmpty, admin != name { name += ", \(admin)" }
             name += ", " + (place["country"]?.displayText ?? "")
-            text += id.padding(toLength: 10, withPad: " ", startingAt: 0) + name + "\n"
+            text += id.padded(toLength: 10) + name + "\n"
         }
         return text
     }
