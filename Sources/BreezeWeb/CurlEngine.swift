@@ -1,3 +1,4 @@
+import BreezeCore
 internal import CCurl
 import FoundationEssentials
 import Glibc
@@ -234,7 +235,7 @@ private final class Transfer {
         }
         guard let colon = line.firstIndex(of: ":") else { return count }
         let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingWhitespace()
+        let value = line[line.index(after: colon)...].trimmingWhitespaceAndNewlines()
         if let earlier = headers[name] {
             headers[name] = earlier + ", " + value
         } else {
@@ -274,15 +275,5 @@ private final class Transfer {
 
     private static func seconds(_ seconds: Double) -> String {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing white space (line ends included).
-    func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }
