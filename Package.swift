@@ -25,6 +25,12 @@ let package = Package(
             providers: [.apt(["libdbus-1-dev"])]
         ),
         .systemLibrary(name: "CEpoll", path: "CEpoll"),
+        .systemLibrary(
+            name: "CCurl",
+            path: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
 
         // Domain: values, AQI, units, geodesy, the permission state machine. No I/O.
         .target(name: "BreezeCore"),
@@ -37,7 +43,7 @@ let package = Package(
         .target(name: "BreezeGPSD", dependencies: ["BreezeCore", "BreezeSystem", "CGPS"]),
         .target(name: "BreezeProtocol", dependencies: ["BreezeCore"]),
         .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem", "CEpoll"]),
-        .target(name: "BreezeWeb", dependencies: ["BreezeCore"]),
+        .target(name: "BreezeWeb", dependencies: ["BreezeCore", "CCurl"]),
         .target(name: "BreezeGeoClue", dependencies: ["BreezeCore", "BreezeSystem", "CDBus"]),
 
         // fetchAllData: the datasets for the current place, fetched, cached and refreshed.

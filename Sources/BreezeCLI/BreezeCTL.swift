@@ -1,6 +1,7 @@
 import BreezeCore
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// breezectl: parse, validate, run one subcommand against breezed's socket.
 public enum BreezeCTL {
@@ -71,7 +72,7 @@ struct Run {
         if subcommand == .location, !["on", "off"].contains(positional[0]) {
             throw CLIError(.usage, "location takes on or off, not \"\(positional[0])\"")
         }
-        if subcommand == .search, positional[0].trimmingCharacters(in: .whitespaces).count < 2 {
+        if subcommand == .search, positional[0].trimmingSpaces().count < 2 {
             throw CLIError(.usage, "a search needs at least 2 characters")
         }
         if subcommand == .saved, let action = positional.first {
@@ -150,7 +151,7 @@ struct Run {
     /// failed exits 75 naming it; the time passing first exits 69, as any wait for breezed does.
     func refresh(_ connection: ControlConnection) throws(CLIError) {
         let timeout = arguments.timeout ?? CommandLineArguments.defaultTimeout
-        let seconds = String(format: "%g", ControlConnection.bounded(timeout))
+        let seconds = printfFormat("%g", ControlConnection.bounded(timeout))
         let id = try connection.send("refresh", [("wait", .bool(true))])
         let progress = isTerminal && !json
         if progress { output.write("Refreshing the data (waiting up to \(seconds) s)…") }

@@ -1,6 +1,7 @@
+import BreezeCore
 import BreezeProtocol
 import BreezeSystem
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -81,7 +82,7 @@ public final class ControlConnection {
     }
 
     static func timedOut(_ timeout: Double) -> CLIError {
-        CLIError(.unreachable, "breezed did not answer within \(String(format: "%g", timeout)) s", timedOut: true)
+        CLIError(.unreachable, "breezed did not answer within \(printfFormat("%g", timeout)) s", timedOut: true)
     }
 
     /// Sends a request with a fresh id; returns the id. When the daemon has closed the connection (at its client

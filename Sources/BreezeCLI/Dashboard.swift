@@ -1,6 +1,6 @@
 import BreezeCore
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
 
 /// Turns the daemon's objects into text for people: the status dashboard and the per-dataset views.
 struct Dashboard {
@@ -14,9 +14,9 @@ struct Dashboard {
             let source = message["source"]?.displayText ?? "?"
             lines.append(bold(name) + dim(" · \(source)"))
             if let latitude = message["latitude"]?.numberValue, let longitude = message["longitude"]?.numberValue {
-                var detail = String(format: "%.5f, %.5f", latitude, longitude)
-                if let accuracy = message["accuracy"]?.numberValue { detail += String(format: " ±%.0f m", accuracy) }
-                if let distance = message["distance_m"]?.numberValue { detail += String(format: " · %.1f km from the centre", distance / 1000) }
+                var detail = printfFormat("%.5f, %.5f", latitude, longitude)
+                if let accuracy = message["accuracy"]?.numberValue { detail += printfFormat(" ±%.0f m", accuracy) }
+                if let distance = message["distance_m"]?.numberValue { detail += printfFormat(" · %.1f km from the centre", distance / 1000) }
                 lines.append("  " + detail)
             }
         } else {
@@ -80,8 +80,8 @@ struct Dashboard {
         lines += tips(message)
         if case .array(let pollutants)? = message["pollutants"] {
             for pollutant in pollutants {
-                let symbol = (pollutant["symbol"]?.displayText ?? "").padding(toLength: 6, withPad: " ", startingAt: 0)
-                let value = pollutant["value"]?.numberValue.map { String(format: "%7.1f µg/m³", $0) } ?? "      — µg/m³"
+                let symbol = (pollutant["symbol"]?.displayText ?? "").padded(toLength: 6)
+                let value = pollutant["value"]?.numberValue.map { printfFormat("%7.1f µg/m³", $0) } ?? "      — µg/m³"
                 let status = pollutant["status"]?.displayText ?? "no value"
                 lines.append("  \(symbol)\(value)  \(statusWord(status))")
             }
@@ -95,9 +95,9 @@ struct Dashboard {
         if let provider = message["provider"]?.displayText { lines[0] += dim(" · \(provider)") }
         if case .array(let entries)? = message["entries"] {
             for entry in entries {
-                let name = (entry["name"]?.displayText ?? "").padding(toLength: 10, withPad: " ", startingAt: 0)
+                let name = (entry["name"]?.displayText ?? "").padded(toLength: 10)
                 var text = "  \(name)\(entry["level_name"]?.displayText ?? "—")"
-                if let grains = entry["grains"]?.numberValue { text += dim(String(format: " (%.1f grains/m³)", grains)) }
+                if let grains = entry["grains"]?.numberValue { text += dim(printfFormat(" (%.1f grains/m³)", grains)) }
                 lines.append(text)
             }
         }
@@ -161,9 +161,7 @@ struct Dashboard {
     }
 
     static func parse(_ timestamp: String) -> Double? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: timestamp)?.timeIntervalSince1970
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(timestamp))?.timeIntervalSince1970
     }
 
     // MARK: Colour (only on a terminal, never with NO_COLOR)

@@ -1,3 +1,5 @@
+import BreezeCore
+
 /// breezectl's `--help`, in the shape swift-argument-parser gives: OVERVIEW, USAGE, OPTIONS, SUBCOMMANDS.
 enum HelpText {
     static let globalOptions = """
@@ -12,7 +14,7 @@ enum HelpText {
 
     static var main: String {
         let subcommands = Subcommand.allCases.map { command in
-            "  " + command.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0) + command.abstract
+            "  " + command.rawValue.padded(toLength: 24) + command.abstract
         }
         return """
             OVERVIEW: Query and control breezed, the Breeze location daemon.

@@ -1,6 +1,6 @@
 import BreezeCore
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
 
 /// The text breezectl prints for the daemon's objects, for one subcommand: no I/O, so that any reply can be
 /// rendered in a test or a fuzz target.
@@ -30,7 +30,7 @@ struct ReplyRenderer {
         case .search, .popular, .saved: return places(message)
         case .lookup:
             if json { return jsonLine(message) }
-            let distance = message["distance_m"]?.numberValue.map { String(format: " (%.1f km away)", $0 / 1000) } ?? ""
+            let distance = message["distance_m"]?.numberValue.map { printfFormat(" (%.1f km away)", $0 / 1000) } ?? ""
             return "\(message["name"]?.displayText ?? "?")\(distance)\n"
         case .select, .here:
             if json { return jsonLine(message) }
@@ -38,7 +38,7 @@ struct ReplyRenderer {
         case .location:
             if json { return jsonLine(message) }
             return dashboard.location(nil, permission: message).dropFirst()
-                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
+                .map { $0.trimmingSpaces() }.joined(separator: "\n") + "\n"
         case .refresh:
             // Each dataset's answer; a daemon that does not wait acknowledges with no datasets.
             guard case .array(let datasets)? = message["datasets"] else {
@@ -46,7 +46,7 @@ struct ReplyRenderer {
             }
             if json { return jsonLine(message) }
             return datasets.map { dataset in
-                let name = (dataset["class"]?.displayText ?? "?").padding(toLength: 8, withPad: " ", startingAt: 0)
+                let name = (dataset["class"]?.displayText ?? "?").padded(toLength: 8)
                 var line = "\(name) \(dataset["state"]?.displayText ?? "?")"
                 if let reason = dataset["reason"]?.displayText { line += ": " + reason }
                 if let place = dataset["place"]?.displayText { line += " (\(place))" }
@@ -100,7 +100,7 @@ struct ReplyRenderer {
             var name = place["city"]?.displayText ?? "?"
             if let admin = place["admin1"]?.displayText, !admin.isEmpty, admin != name { name += ", \(admin)" }
             name += ", " + (place["country"]?.displayText ?? "")
-            text += id.padding(toLength: 10, withPad: " ", startingAt: 0) + name + "\n"
+            text += id.padded(toLength: 10) + name + "\n"
         }
         return text
     }

@@ -1,6 +1,6 @@
 import BreezeCore
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
 
 /// What a status bar shows for breezed's newest objects (`watch --waybar`, `--i3bar`, `--format`): the text, a
 /// tooltip with each dataset's state, age and reason, and the classes a bar styles by. Nothing here claims more
@@ -123,7 +123,7 @@ struct StatusBar {
         var text = location?["city"]?.displayText ?? placeName ?? "?"
         if let aqi { text = "\(air?["emoji"]?.displayText ?? "") \(TerminalText.whole(aqi)) \(text)" }
         if locationProblem == "no-fix" { text += " (no fix)" }
-        return text.trimmingCharacters(in: .whitespaces)
+        return text.trimmingSpaces()
     }
 
     /// One line for the place, then one for each dataset that has sent an object, with its state, age and reason,

@@ -1,6 +1,6 @@
 import BreezeCore
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
 
 /// Text and numbers from the daemon made safe for a terminal: control characters shown visibly, numbers printed
 /// without a conversion that could trap.
@@ -25,7 +25,7 @@ enum TerminalText {
     /// A number as a whole number when it is one that fits an `Int`, else as `%g` ("1e+300").
     static func whole(_ value: Double) -> String {
         if let integer = Int(exactly: value.rounded(.towardZero)) { return String(integer) }
-        return String(format: "%g", value)
+        return printfFormat("%g", value)
     }
 
     /// The largest temperature, in °C, printed as one: beyond it the daemon sent nonsense.

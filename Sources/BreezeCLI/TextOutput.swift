@@ -1,4 +1,4 @@
-import Foundation
+import BreezeSystem
 
 /// Where breezectl writes: the process's standard output and error, or, in tests, anything that takes text.
 public struct TextOutput: Sendable {
@@ -11,8 +11,8 @@ public struct TextOutput: Sendable {
     }
 
     public static let process = TextOutput(
-        standard: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        error: { FileHandle.standardError.write(Data($0.utf8)) })
+        standard: { StandardStream.output($0) },
+        error: { StandardStream.error($0) })
 
     func write(_ text: String) { standard(text) }
 }

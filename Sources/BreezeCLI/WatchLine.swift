@@ -1,6 +1,7 @@
 import BreezeCore
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One line per update for `watch`: plain text, a `--format` template, or Waybar's JSON.
 enum WatchLine {
@@ -22,9 +23,10 @@ enum WatchLine {
     }
 
     static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: Date())
+        var now = time(nil)
+        var local = tm()
+        localtime_r(&now, &local)
+        return printfFormat("%02d:%02d:%02d", local.tm_hour, local.tm_min, local.tm_sec)
     }
 
     /// The values `--format` and `--waybar` draw on, from the newest object of each class.

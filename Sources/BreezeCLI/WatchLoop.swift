@@ -1,5 +1,6 @@
 import BreezeProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `breezectl watch`: breezed's updates as they come, for as long as it is left running. breezed stopping,
 /// restarting or not running yet does not end it: it prints that breezed is unavailable and connects again after a
@@ -40,9 +41,15 @@ struct WatchLoop {
             // Each outage once, and again only when its reason changes.
             if reason != shown { output.write(now().outageLine(reason)) }
             shown = reason
-            Thread.sleep(forTimeInterval: delay)
+            Self.pause(seconds: delay)
             delay = min(delay * 2, Self.lastRetry)
         }
+    }
+
+    /// Waits out a retry's pause (whole, across interruptions by a signal).
+    private static func pause(seconds: Double) {
+        var remaining = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        while nanosleep(&remaining, &remaining) == -1 && errno == EINTR {}
     }
 
     /// The renderer with its clock at the present, for the ages it prints.

@@ -1,4 +1,5 @@
-import Foundation
+import BreezeCore
+import FoundationEssentials
 
 /// An INI file in the style of `geoclue.conf`: `[section]` headers, `key=value` lines, `#` comments.
 public struct ConfigurationFile: Sendable {
@@ -30,22 +31,22 @@ public struct ConfigurationFile: Sendable {
             if raw.last == "\r" { raw.removeLast() }
             if let control = raw.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
                 throw ConfigurationError(
-                    file: name, line: number, "a control character (U+\(String(format: "%04X", control.value))) in the line")
+                    file: name, line: number, "a control character (U+\(printfFormat("%04X", control.value))) in the line")
             }
-            let line = String(raw).trimmingCharacters(in: .whitespaces)
+            let line = String(raw).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {
                     throw ConfigurationError(file: name, line: number, "a section header is [name]: \(line)")
                 }
-                section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces).lowercased()
+                section = String(line.dropFirst().dropLast()).trimmingSpaces().lowercased()
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
                 throw ConfigurationError(file: name, line: number, "expected key=value, found \"\(line)\"")
             }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingSpaces().lowercased()
+            let value = line[line.index(after: equals)...].trimmingSpaces()
             guard !key.isEmpty else { throw ConfigurationError(file: name, line: number, "a key is missing before '='") }
             if let earlier = sections[section]?[key] {
                 throw ConfigurationError(file: name, line: number, "\(key) is already set on line \(earlier.line)")

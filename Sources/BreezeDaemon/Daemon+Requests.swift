@@ -4,7 +4,7 @@ import BreezePlaces
 import BreezeProtocol
 import BreezeServer
 import BreezeWeb
-import Foundation
+import FoundationEssentials
 
 /// The commands the socket server hands to the daemon: search, select, here, saved, popular, location, refresh,
 /// lookup.

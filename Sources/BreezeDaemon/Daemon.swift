@@ -8,7 +8,7 @@ import BreezePlaces
 import BreezeProtocol
 import BreezeServer
 import BreezeWeb
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -135,7 +135,7 @@ public actor Daemon {
                 listener = try UnixListener(inheritedDescriptor: fd)
                 logger.info("socket.inherited", ["fd": fd])
             } else {
-                let folder = (configuration.socketPath as NSString).deletingLastPathComponent
+                let folder = parentFolder(of: configuration.socketPath)
                 try? AtomicFile.makeFolder(folder)
                 listener = try UnixListener(path: configuration.socketPath, group: configuration.socketGroupID)
                 logger.info("socket.listening", ["path": configuration.socketPath])
@@ -487,7 +487,7 @@ public actor Daemon {
         if let key = configuration.googlePollenKey { return key }
         guard let file = configuration.googlePollenKeyFile else { return nil }
         guard let data = FileManager.default.contents(atPath: file),
-            let key = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty
+            let key = String(data: data, encoding: .utf8)?.trimmingWhitespaceAndNewlines(), !key.isEmpty
         else {
             logger.warning("pollen.key_unreadable", ["file": file])
             return nil

@@ -1,7 +1,7 @@
 public import BreezeCore
 public import BreezeGPSD
 public import BreezeWeb
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

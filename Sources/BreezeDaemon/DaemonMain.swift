@@ -1,4 +1,5 @@
-import Foundation
+import BreezeSystem
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -12,15 +13,15 @@ public enum DaemonMain {
         do {
             options = try DaemonOptions.parse(Array(arguments.dropFirst()))
         } catch {
-            FileHandle.standardError.write(Data("breezed: \(error.message)\nRun 'breezed --help' for the options.\n".utf8))
+            StandardStream.error("breezed: \(error.message)\nRun 'breezed --help' for the options.\n")
             return 64
         }
         switch options.action {
         case .help:
-            FileHandle.standardOutput.write(Data(DaemonOptions.usage.utf8))
+            StandardStream.output(DaemonOptions.usage)
             return 0
         case .version:
-            FileHandle.standardOutput.write(Data("breezed \(Daemon.release)\n".utf8))
+            StandardStream.output("breezed \(Daemon.release)\n")
             return 0
         case .run:
             break

@@ -1,7 +1,7 @@
 import BreezeGPSD
 import BreezeSystem
 import BreezeWeb
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

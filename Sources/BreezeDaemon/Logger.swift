@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -68,7 +68,7 @@ public struct Logger: Sendable {
         for (key, value) in fields {
             let text = escaped(String(describing: value))
             let quoted = text.isEmpty || text.contains(" ") || text.contains("=") || text.contains("\"")
-            line += " \(escaped(key))=" + (quoted ? "\"\(text.replacingOccurrences(of: "\"", with: "\\\""))\"" : text)
+            line += " \(escaped(key))=" + (quoted ? "\"\(text.replacing("\"", with: "\\\""))\"" : text)
         }
         return line + "\n"
     }

@@ -2,7 +2,7 @@ import BreezeCore
 import BreezeData
 import BreezeProtocol
 import BreezeServer
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Carries the pipeline's dataset updates to the socket server (which starts after the pipeline is made).

@@ -2,7 +2,7 @@ import BreezeCore
 import BreezePlaces
 import BreezeProtocol
 import BreezeWeb
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The requests that only read — `lookup`, `search`, `popular`, the `saved` list — answered from memory the daemon
@@ -120,7 +120,7 @@ final class ReadOnlyRequests: Sendable {
     }
 
     private func searchArguments(_ request: ProtocolRequest) throws(ProtocolError) -> (query: String, limit: Int) {
-        let query = try request.string("query").trimmingCharacters(in: .whitespaces)
+        let query = try request.string("query").trimmingSpaces()
         let limit = try request.integer("limit", default: 10, in: 1...Self.maximumSearchResults)
         guard query.count >= CitySearch.minimumQueryLength else {
             throw ProtocolError(.badArgument, "a search needs at least \(CitySearch.minimumQueryLength) characters")

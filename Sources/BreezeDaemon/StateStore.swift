@@ -1,5 +1,6 @@
+import BreezeCore
 import BreezeSystem
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -118,10 +119,10 @@ public struct StateStore: Sendable {
     }
 
     private static func stamp() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: Date())
+        var now = time(nil)
+        var utc = tm()
+        gmtime_r(&now, &utc)
+        return printfFormat(
+            "%04d%02d%02dT%02d%02d%02dZ", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec)
     }
 }

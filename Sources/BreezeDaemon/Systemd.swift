@@ -1,5 +1,5 @@
 import BreezeSystem
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 public import BreezeCore
 import BreezeSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The last good report per place and dataset, on disk, so a cold start shows data at once (with its age) and an
 /// outage serves the last good data instead of nothing.

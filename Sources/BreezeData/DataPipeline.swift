@@ -1,6 +1,6 @@
 public import BreezeCore
 import BreezeWeb
-import Foundation
+import FoundationEssentials
 
 /// fetchAllData: every dataset (air quality, pollen, climate) for the current place, each fetched on its own, cached, retried,
 /// refreshed when it ages, and kept through outages.

@@ -65,6 +65,9 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
                 if let error = cache?.store(report, dataset, for: place, fetchedAt: entry.fetchedAt) {
                     log("cache.write dataset=\(dataset.rawValue) error=\"\(error)\"")
                 }
+                // Again after the write, which takes a while: a new place may have been chosen meanwhile, and its
+                // updates must not be followed by this one.
+                if Task.isCancelled { return }
                 backoff.reset()
                 send(status(of: report), entry)
             } catch {

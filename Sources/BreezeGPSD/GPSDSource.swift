@@ -1,6 +1,6 @@
 public import BreezeCore
 import BreezeSystem
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -45,12 +45,10 @@ public final class GPSDSource: LocationSource {
             continuation.finish()
             return stream
         }
-        let thread = Thread { [self] in
+        DedicatedThread.start(name: "breeze.gpsd") { [self] in
             self.run(continuation)
             continuation.finish()
         }
-        thread.name = "breeze.gpsd"
-        thread.start()
         continuation.onTermination = { [weak self] _ in self?.stop() }
         return stream
     }

@@ -1,6 +1,6 @@
 internal import CDBus
 import BreezeSystem
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -57,7 +57,7 @@ public final class BusConnection: Sendable {
     public static func system(address: String? = nil) async throws(BusError) -> BusConnection {
         let address = address ?? systemBusAddress
         let result: Result<BusConnection, BusError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
+            DedicatedThread.start(name: "breeze.dbus") {
                 _ = dbus_threads_init_default()
                 let error = CDBus_error_new()
                 defer { CDBus_error_free(error) }
@@ -81,8 +81,6 @@ public final class BusConnection: Sendable {
                 continuation.resume(returning: .success(connection))
                 BusLoop(raw: raw, owner: connection).run()
             }
-            thread.name = "breeze.dbus"
-            thread.start()
         }
         return try result.get()
     }

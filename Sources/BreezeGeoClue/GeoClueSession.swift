@@ -1,5 +1,5 @@
 import BreezeCore
-import Foundation
+import FoundationEssentials
 
 /// One connection's worth of GeoClue: from connecting to the bus until GeoClue or the bus goes away.
 struct GeoClueSession {

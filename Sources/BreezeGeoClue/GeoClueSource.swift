@@ -1,5 +1,5 @@
 public import BreezeCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Positions from GeoClue 2 on the system bus, behind the same interface as the gpsd source.

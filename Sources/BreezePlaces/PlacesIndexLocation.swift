@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the places index is found when no path is given.
 public enum PlacesIndexLocation {

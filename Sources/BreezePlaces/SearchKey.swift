@@ -1,4 +1,5 @@
-import Foundation
+// The standard library's own canonical decomposition (Foundation's needs ICU).
+@_spi(_Unicode) import Swift
 
 /// The folded form of a name that city search compares: lower case, no diacritics, punctuation as spaces.
 ///
@@ -61,7 +62,7 @@ public enum SearchKey {
             break
         }
         // Canonical decomposition splits "é" into "e" and a combining accent, which is then dropped.
-        for part in String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars {
+        for part in String(scalar)._nfd {
             if part.properties.generalCategory == .nonspacingMark { continue }
             if let replacement = foldedLetters[part] {
                 replacement.unicodeScalars.forEach(emit)

@@ -1,7 +1,7 @@
 public import BreezeProtocol
 import BreezeCore
 import BreezeSystem
-import Foundation
+import FoundationEssentials
 import CEpoll
 import Synchronization
 
@@ -259,9 +259,7 @@ public final class SocketServer: Sendable {
     /// Starts the event loop on its own thread.
     public func start() {
         Self.raiseDescriptorLimit(atLeast: configuration.maximumClients + configuration.maximumRefused + 256)
-        let thread = Thread { [self] in self.run() }
-        thread.name = "breeze.socket"
-        thread.start()
+        DedicatedThread.start(name: "breeze.socket") { [self] in self.run() }
     }
 
     /// Tells every client the daemon is stopping, closes them, and ends the loop.

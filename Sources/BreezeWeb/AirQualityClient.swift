@@ -1,5 +1,5 @@
 public import BreezeCore
-import Foundation
+import FoundationEssentials
 
 /// Open-Meteo's air-quality API: the current US AQI and six pollutants (`GET /v1/air-quality`).
 public struct AirQualityClient: Sendable {

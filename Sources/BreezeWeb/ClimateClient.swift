@@ -1,5 +1,5 @@
 public import BreezeCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The maximum temperature on today's calendar day (at the place) in past decades and this year.

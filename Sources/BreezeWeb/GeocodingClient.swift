@@ -1,5 +1,5 @@
 public import BreezeCore
-import Foundation
+import FoundationEssentials
 
 /// Open-Meteo's geocoding API: city search by name (`GET /v1/search`), to complement the offline index.
 public struct GeocodingClient: Sendable {

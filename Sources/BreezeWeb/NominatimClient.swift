@@ -1,5 +1,5 @@
 public import BreezeCore
-import Foundation
+import FoundationEssentials
 
 /// Optional online reverse geocoding through Nominatim (`GET /reverse`), under its usage policy: at most one
 /// request a second, an identifying User-Agent (set on the `HTTPClient`), and results cached.

@@ -1,5 +1,5 @@
 import BreezeCore
-import Foundation
+import FoundationEssentials
 
 /// What all Open-Meteo APIs share: error bodies, status codes, and local times with a UTC offset.
 enum OpenMeteoResponse {
@@ -29,7 +29,7 @@ enum OpenMeteoResponse {
 
     /// `Retry-After` in seconds (the delta form; an HTTP date is read as "a minute").
     static func retryAfter(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 { return min(seconds, 86_400) }
         return trimmed.isEmpty ? nil : 60
     }
@@ -42,7 +42,7 @@ enum OpenMeteoResponse {
         } catch let error as DecodingError {
             throw WebError(.badPayload, describe(error))
         } catch {
-            throw WebError(.badPayload, "not JSON: \(error.localizedDescription)")
+            throw WebError(.badPayload, "not JSON: \(error)")
         }
     }
 

@@ -1,5 +1,5 @@
 public import BreezeCore
-import Foundation
+import FoundationEssentials
 
 /// Pollen for a place: Google's Pollen API when a key is configured (worldwide), else Open-Meteo's air-quality
 /// API (six European taxa; elsewhere every value is null, which means "not available here").

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Caps the requests a daemon makes per minute, hour and day, well under Open-Meteo's free limits (600 a

@@ -1,5 +1,5 @@
 public import BreezeCore
-import Foundation
+import FoundationEssentials
 
 /// Open-Meteo's forecast API: the conditions now and a 7-day daily forecast (`GET /v1/forecast`).
 public struct WeatherClient: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where each web API lives. Every base URL is configurable: for a self-hosted Open-Meteo, and for tests.
 public struct WebEndpoints: Hashable, Sendable {
@@ -29,7 +29,7 @@ public struct WebEndpoints: Hashable, Sendable {
         components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
         // URLComponents leaves "+" and "," alone; Open-Meteo reads both literally, but a "+" in a city name must
         // not turn into a space.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacing("+", with: "%2B")
         return components.url!
     }
 

@@ -1,4 +1,4 @@
 import BreezeCLI
-import Foundation
+import Glibc
 
 exit(BreezeCTL.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,4 @@
-import Foundation
 import BreezeDaemon
+import Glibc
 
 exit(await DaemonMain.run(CommandLine.arguments))

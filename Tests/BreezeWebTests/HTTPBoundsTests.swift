@@ -10,7 +10,7 @@ import Testing
 /// Serialized: each test reads the process's resident memory, which a neighbour's transfer would disturb.
 @Suite(.serialized) struct HTTPBoundsTests {
     static let zurich = Coordinate(latitude: 47.3667, longitude: 8.55)
-    /// Growth of resident memory a refused transfer may leave behind: the body cap (1 MiB) and URLSession's
+    /// Growth of resident memory a refused transfer may leave behind: the body cap (1 MiB) and the HTTP client's
     /// buffers, with room for the allocator's noise on a shared machine; far under the gigabytes seen unbounded.
     static let memoryAllowance = 64 << 20
 

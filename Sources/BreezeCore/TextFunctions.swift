@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Numbers written as C's printf writes them (`%g`, `%.1f`, `%04X`), in the C locale: a point before the
+/// decimals, whatever the environment says.
+public func printfFormat(_ format: String, _ arguments: any CVarArg...) -> String {
+    var capacity = 128
+    while true {
+        var buffer = [CChar](repeating: 0, count: capacity)
+        let needed = withVaList(arguments) { list in
+            buffer.withUnsafeMutableBufferPointer { Int(vsnprintf($0.baseAddress, capacity, format, list)) }
+        }
+        if needed < 0 { return "" }
+        if needed < capacity {
+            return String(decoding: buffer[..<needed].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        capacity = needed + 1
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs (Unicode's space separators and U+0009; line ends stay).
+    public func trimmingSpaces() -> String {
+        trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    }
+
+    /// Without leading and trailing white space and line ends (Unicode's separators, U+000A to U+000D and U+0085).
+    public func trimmingWhitespaceAndNewlines() -> String {
+        trimming { scalar in
+            switch scalar.properties.generalCategory {
+            case .spaceSeparator, .lineSeparator, .paragraphSeparator: true
+            default: ("\u{0A}"..."\u{0D}").contains(scalar) || scalar == "\u{85}"
+            }
+        }
+    }
+
+    private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+        let text = String(self)
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
+            let last = scalars.lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
+        return String(Substring(scalars[first...last]))
+    }
+}
+
+extension String {
+    /// Exactly `length` UTF-16 units: padded with spaces, or cut (as `NSString.padding(toLength:withPad:startingAt:)`
+    /// with a space).
+    public func padded(toLength length: Int) -> String {
+        let units = utf16.count
+        if units >= length { return String(decoding: utf16.prefix(length), as: UTF16.self) }
+        return self + String(repeating: " ", count: length - units)
+    }
+}

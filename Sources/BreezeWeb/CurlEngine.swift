@@ -1,0 +1,279 @@
+import BreezeCore
+internal import CCurl
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// Every HTTP transfer of the process, on one libcurl multi handle driven by one thread of its own.
+///
+/// One multi handle rather than an easy handle per request on a thread each: the transfers share one connection
+/// cache and one DNS cache, a cancelled transfer is taken off at once (`curl_multi_wakeup` interrupts the wait),
+/// and the process has one HTTP thread however many requests are under way, asleep in `curl_multi_poll` while
+/// none are.
+///
+/// The bounds are libcurl's own: `CURLOPT_TIMEOUT_MS` for the whole request, `CURLOPT_CONNECTTIMEOUT_MS` and a
+/// low-speed limit of one byte a second for the idle timeout, `CURLOPT_MAXFILESIZE_LARGE` for a declared body
+/// over the cap and the write callback for a body that grows past it (chunked or undeclared).
+final class CurlEngine: @unchecked Sendable {
+    // @unchecked: `multi` is set once; `active` is touched only by the engine's thread; the rest is in `state`,
+    // guarded by its Mutex. libcurl's multi calls but `curl_multi_wakeup` run on the engine's thread alone.
+    typealias Continuation = CheckedContinuation<Result<HTTPClient.Response, WebError>, Never>
+
+    struct Request: Sendable {
+        var url: String
+        var userAgent: String
+        /// Seconds without progress.
+        var timeout: Double
+        /// Seconds for the whole request.
+        var deadline: Double
+        var maximumBodySize: Int
+    }
+
+    private struct State {
+        var nextIdentifier = 0
+        /// Callers not answered yet, by transfer.
+        var waiting: [Int: Continuation] = [:]
+        /// Transfers for the engine's thread to add, then to take off.
+        var starting: [(Int, Request)] = []
+        var cancelled: [Int] = []
+    }
+
+    static let shared = CurlEngine()
+
+    private let multi: UnsafeMutableRawPointer
+    private let state = Mutex(State())
+    /// The engine thread's transfers, by easy handle.
+    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+
+    private init() {
+        // Once per process, before any other libcurl call (this initializer runs once: `shared` is a lazy global).
+        let initialized = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        guard initialized == CURLE_OK, let multi = curl_multi_init() else {
+            fatalError("libcurl could not be initialized: \(String(cString: curl_easy_strerror(initialized)))")
+        }
+        self.multi = multi
+        var thread = pthread_t()
+        let engine = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(&thread, nil, { engine in
+            Unmanaged<CurlEngine>.fromOpaque(engine!).takeRetainedValue().run()
+            return nil
+        }, engine)
+        guard created == 0 else { fatalError("the HTTP thread could not be started: \(String(cString: strerror(created)))") }
+        pthread_detach(thread)
+    }
+
+    func newIdentifier() -> Int {
+        state.withLock { state in
+            state.nextIdentifier += 1
+            return state.nextIdentifier
+        }
+    }
+
+    /// Hands a transfer to the engine's thread; `continuation` is resumed once, with its answer or its failure.
+    func start(_ identifier: Int, _ request: Request, _ continuation: Continuation) {
+        state.withLock { state in
+            state.waiting[identifier] = continuation
+            state.starting.append((identifier, request))
+        }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Answers the transfer's caller now, if it has not been answered, and has the engine's thread drop the
+    /// transfer.
+    func cancel(_ identifier: Int) {
+        let continuation = state.withLock { state -> Continuation? in
+            guard let continuation = state.waiting.removeValue(forKey: identifier) else { return nil }
+            state.cancelled.append(identifier)
+            return continuation
+        }
+        guard let continuation else { return }
+        continuation.resume(returning: .failure(WebError(.transport, "cancelled")))
+        curl_multi_wakeup(multi)
+    }
+
+    private func answer(_ identifier: Int, _ result: Result<HTTPClient.Response, WebError>) {
+        state.withLock { $0.waiting.removeValue(forKey: identifier) }?.resume(returning: result)
+    }
+
+    private func run() {
+        var running: Int32 = 0
+        var remaining: Int32 = 0
+        while true {
+            let (starting, cancelled) = state.withLock { state in
+                defer {
+                    state.starting.removeAll()
+                    state.cancelled.removeAll()
+                }
+                return (state.starting, state.cancelled)
+            }
+            let dropped = Set(cancelled)
+            for (identifier, request) in starting where !dropped.contains(identifier) {
+                add(identifier, request)
+            }
+            if !dropped.isEmpty {
+                let handles = active.filter { dropped.contains($0.value.identifier) }.keys
+                for handle in handles { remove(handle) }
+            }
+            curl_multi_perform(multi, &running)
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                    let transfer = active[handle]
+                else { continue }
+                let code = CCurl_message_result(message)
+                remove(handle)
+                answer(transfer.identifier, transfer.result(code))
+            }
+            // libcurl shortens the wait to its own next timer; with nothing under way, only a wake-up ends it.
+            curl_multi_poll(multi, nil, 0, active.isEmpty ? Int32.max : 60_000, nil)
+        }
+    }
+
+    private func add(_ identifier: Int, _ request: Request) {
+        let transfer: Transfer
+        do throws(WebError) {
+            transfer = try Transfer(identifier, request)
+        } catch {
+            answer(identifier, .failure(error))
+            return
+        }
+        let added = curl_multi_add_handle(multi, transfer.handle)
+        guard added == CURLM_OK else {
+            answer(identifier, .failure(WebError(.transport, "libcurl: \(String(cString: curl_multi_strerror(added)))")))
+            return
+        }
+        active[transfer.handle] = transfer
+    }
+
+    private func remove(_ handle: UnsafeMutableRawPointer) {
+        curl_multi_remove_handle(multi, handle)
+        active.removeValue(forKey: handle)
+    }
+}
+
+/// One transfer: its easy handle, and what its callbacks collect. Touched only by the engine's thread.
+private final class Transfer {
+    let identifier: Int
+    let handle: UnsafeMutableRawPointer
+    private let request: CurlEngine.Request
+    private let started = ContinuousClock.now
+    private let headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorText: UnsafeMutablePointer<CChar>
+    private var headers: [String: String] = [:]
+    private var body = Data()
+    private var tooLarge = false
+
+    init(_ identifier: Int, _ request: CurlEngine.Request) throws(WebError) {
+        guard let handle = curl_easy_init() else { throw WebError(.transport, "libcurl: no easy handle") }
+        self.identifier = identifier
+        self.handle = handle
+        self.request = request
+        headerList = curl_slist_append(nil, "Accept: application/json")
+        errorText = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        try configure()
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorText.deallocate()
+    }
+
+    private func configure() throws(WebError) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let idle = Int(min(request.timeout, 86_400) * 1_000)
+        try check(CCurl_setopt_pointer(handle, CURLOPT_URL, request.url))
+        try check(CCurl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        try check(CCurl_setopt_pointer(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        try check(CCurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1))
+        try check(CCurl_setopt_long(handle, CURLOPT_MAXREDIRS, 10))
+        try check(CCurl_setopt_pointer(handle, CURLOPT_USERAGENT, request.userAgent))
+        try check(CCurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList))
+        // Every encoding libcurl decodes; the body cap counts decoded bytes.
+        try check(CCurl_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, ""))
+        try check(CCurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        try check(CCurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(min(request.deadline, 86_400) * 1_000)))
+        try check(CCurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, idle)))
+        // Idle: less than a byte a second for the timeout (libcurl counts it in whole seconds).
+        try check(CCurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
+        try check(CCurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(request.timeout.rounded(.up)))))
+        try check(CCurl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodySize)))
+        try check(CCurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText))
+        try check(CCurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receive(bytes, size * count)
+        })
+        try check(CCurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
+        try check(CCurl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().header(bytes, size * count)
+        })
+        try check(CCurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
+    }
+
+    private func check(_ code: CURLcode) throws(WebError) {
+        guard code == CURLE_OK else { throw WebError(.transport, "libcurl: \(String(cString: curl_easy_strerror(code)))") }
+    }
+
+    /// Part of the body; answering fewer bytes than given stops the transfer (`CURLE_WRITE_ERROR`).
+    private func receive(_ bytes: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        guard let bytes, !tooLarge else { return 0 }
+        if body.count + count > request.maximumBodySize {
+            tooLarge = true
+            body = Data()
+            return 0
+        }
+        bytes.withMemoryRebound(to: UInt8.self, capacity: count) { body.append($0, count: count) }
+        return count
+    }
+
+    /// One header line; a status line starts the headers of a new response (after a redirect, or a 100).
+    private func header(_ bytes: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        guard let bytes else { return count }
+        let line = String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headers = [:]
+            return count
+        }
+        guard let colon = line.firstIndex(of: ":") else { return count }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingWhitespaceAndNewlines()
+        if let earlier = headers[name] {
+            headers[name] = earlier + ", " + value
+        } else {
+            headers[name] = value
+        }
+        return count
+    }
+
+    func result(_ code: CURLcode) -> Result<HTTPClient.Response, WebError> {
+        if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
+            return .failure(WebError(.tooLarge, "the response exceeded \(request.maximumBodySize) bytes and was refused"))
+        }
+        switch code {
+        case CURLE_OK:
+            var status = 0
+            _ = CCurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            guard status > 0 else { return .failure(WebError(.transport, "no HTTP response")) }
+            return .success(HTTPClient.Response(status: status, headers: headers, body: body))
+        case CURLE_OPERATION_TIMEDOUT:
+            if ContinuousClock.now - started >= .milliseconds(Int(request.deadline * 1_000)) {
+                return .failure(
+                    WebError(.timeout, "no complete answer within the deadline of \(Self.seconds(request.deadline)) s"))
+            }
+            return .failure(WebError(.timeout, "no answer within the timeout"))
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return .failure(WebError(.transport, "DNS lookup failed: \(reason(code))"))
+        default:
+            return .failure(WebError(.transport, reason(code)))
+        }
+    }
+
+    /// libcurl's words for the failure: its error buffer, else the code's general text.
+    private func reason(_ code: CURLcode) -> String {
+        let text = String(cString: errorText)
+        return text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+    }
+
+    private static func seconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
+}
