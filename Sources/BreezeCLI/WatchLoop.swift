@@ -48,8 +48,9 @@ struct WatchLoop {
 
     /// Waits out a retry's pause (whole, across interruptions by a signal).
     private static func pause(seconds: Double) {
-        var remaining = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        while nanosleep(&remaining, &remaining) == -1 && errno == EINTR {}
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 
     /// The renderer with its clock at the present, for the ages it prints.
