@@ -13,7 +13,7 @@ enum HelpText {
     static var main: String {
         let subcommands = Subcommand.allCases.map { command in
             "  " + command.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0) + command.abstract
-        }
+        } + ["  " + ShellCompletion.shortUsage.padding(toLength: 24, withPad: " ", startingAt: 0) + ShellCompletion.abstract]
         return """
             OVERVIEW: Query and control breezed, the Breeze location daemon.
 
