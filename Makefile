@@ -33,8 +33,6 @@ SWIFTFLAGS = -c release --static-swift-stdlib --disable-local-rpath --scratch-pa
 	-Xswiftc -warnings-as-errors
 COMPLETIONS = $(SCRATCH)/completions
 
-VERSION := $(shell sed -n 's/.*static let release = "\(.*\)"/\1/p' Sources/BreezeDaemon/Daemon.swift)
-
 # The files that name installed paths, with /usr/local/ replaced by the prefix's.
 SUBSTITUTE = sed -e 's|/usr/local/|$(PREFIX)/|g'
 
