@@ -13,6 +13,7 @@ public enum BreezeCTL {
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
         isTerminal: Bool = isatty(1) == 1, output: TextOutput = .process
     ) -> Int32 {
+        if arguments.first == "completion" { return ShellCompletion.run(Array(arguments.dropFirst()), output: output) }
         do throws(CLIError) {
             let parsed = try CommandLineArguments.parse(arguments)
             if parsed.version {

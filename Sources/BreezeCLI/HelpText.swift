@@ -15,7 +15,7 @@ enum HelpText {
     static var main: String {
         let subcommands = Subcommand.allCases.map { command in
             "  " + command.rawValue.padded(toLength: 24) + command.abstract
-        }
+        } + ["  " + ShellCompletion.shortUsage.padded(toLength: 24) + ShellCompletion.abstract]
         return """
             OVERVIEW: Query and control breezed, the Breeze location daemon.
 

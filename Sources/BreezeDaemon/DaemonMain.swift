@@ -23,6 +23,14 @@ public enum DaemonMain {
         case .version:
             StandardStream.output("breezed \(Daemon.release)\n")
             return 0
+        case .checkConfig:
+            let check = ConfigurationCheck(options)
+            if check.problems.isEmpty {
+                FileHandle.standardOutput.write(Data(check.report.utf8))
+                return 0
+            }
+            FileHandle.standardError.write(Data(check.report.utf8))
+            return 78
         case .run:
             break
         }

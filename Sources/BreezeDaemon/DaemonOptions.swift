@@ -13,6 +13,8 @@ public struct DaemonOptions: Sendable {
         case run
         case help
         case version
+        /// `--check-config [FILE]`: read the configuration, say what is wrong with it, and exit.
+        case checkConfig
     }
 
     public var action = Action.run
@@ -40,6 +42,8 @@ public struct DaemonOptions: Sendable {
           --api-base URL       every web API at this base URL, paths unchanged
           --fallback-city CITY the city to use while no source gives positions
           --log-level LEVEL    error, warning, notice, info or debug (default: info)
+          --check-config [FILE] check the configuration (FILE, else --config's, else the default) and exit:
+                               0 when it can be used, 78 with its problems
           --version            print the version and exit
           -h, --help           print this help and exit
 
@@ -73,6 +77,13 @@ public struct DaemonOptions: Sendable {
             switch flag {
             case "-h", "--help": options.action = .help
             case "--version": options.action = .version
+            case "--check-config":
+                options.action = .checkConfig
+                // An optional FILE: the next argument, unless it is another option.
+                if let next = scanner.upcoming, !next.hasPrefix("-") {
+                    scanner.skip()
+                    options.configPath = absolute(next)
+                }
             case "--config": options.configPath = absolute(try value(flag))
             case "--socket":
                 let path = absolute(try value(flag))
