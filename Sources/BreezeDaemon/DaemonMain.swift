@@ -26,10 +26,10 @@ public enum DaemonMain {
         case .checkConfig:
             let check = ConfigurationCheck(options)
             if check.problems.isEmpty {
-                FileHandle.standardOutput.write(Data(check.report.utf8))
+                StandardStream.output(check.report)
                 return 0
             }
-            FileHandle.standardError.write(Data(check.report.utf8))
+            StandardStream.error(check.report)
             return 78
         case .run:
             break
