@@ -156,6 +156,8 @@ private final class Transfer {
     let handle: UnsafeMutableRawPointer
     private let request: CurlEngine.Request
     private let started = ContinuousClock.now
+    /// How much earlier than this process's clock libcurl's deadline may fire.
+    private static let timerSlack = Duration.milliseconds(100)
     private let headerList: UnsafeMutablePointer<curl_slist>?
     private let errorText: UnsafeMutablePointer<CChar>
     private var headers: [String: String] = [:]
@@ -255,7 +257,8 @@ private final class Transfer {
             guard status > 0 else { return .failure(WebError(.transport, "no HTTP response")) }
             return .success(HTTPClient.Response(status: status, headers: headers, body: body))
         case CURLE_OPERATION_TIMEDOUT:
-            if ContinuousClock.now - started >= .milliseconds(Int(request.deadline * 1_000)) {
+            // libcurl's timers run on its own clock and may fire a little before this one reaches the deadline.
+            if ContinuousClock.now - started >= .milliseconds(Int(request.deadline * 1_000)) - Self.timerSlack {
                 return .failure(
                     WebError(.timeout, "no complete answer within the deadline of \(Self.seconds(request.deadline)) s"))
             }
