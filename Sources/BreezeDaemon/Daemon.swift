@@ -100,7 +100,8 @@ public actor Daemon {
             let budget = RequestBudget(limits: .init(
                 perMinute: max(10, configuration.requestsPerHour / 8), perHour: configuration.requestsPerHour,
                 perDay: configuration.requestsPerHour * 4))
-            let http = HTTPClient(userAgent: "breezed/\(Self.release) (Linux location daemon)", budget: budget)
+            let http = HTTPClient(
+                userAgent: "breezed/\(Self.release) (Linux location daemon)", budget: budget, caFile: configuration.caFile)
             let endpoints = configuration.endpoints
             let key = Self.googleKey(configuration, logger)
             var pipelineConfiguration = DataPipeline.Configuration()
@@ -116,10 +117,13 @@ public actor Daemon {
             geocoding = GeocodingClient(
                 http: HTTPClient(
                     userAgent: "breezed/\(Self.release)", timeout: 4, deadline: 8, budget: searchBudget,
-                    maximumInFlight: 2),
+                    maximumInFlight: 2, caFile: configuration.caFile),
                 base: endpoints.geocoding)
             nominatim = configuration.onlineReverseGeocoding
-                ? NominatimClient(http: HTTPClient(userAgent: "breezed/\(Self.release) (Linux location daemon)"), base: endpoints.nominatim)
+                ? NominatimClient(
+                    http: HTTPClient(
+                        userAgent: "breezed/\(Self.release) (Linux location daemon)", caFile: configuration.caFile),
+                    base: endpoints.nominatim)
                 : nil
         }
         reads = ReadOnlyRequests(index: index, geocoding: geocoding, saved: state.saved)

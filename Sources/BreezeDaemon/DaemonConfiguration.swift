@@ -35,6 +35,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var endpoints = WebEndpoints()
     public var googlePollenKey: String?
     public var googlePollenKeyFile: String?
+    /// A PEM file of the certificate authorities HTTPS servers are verified against, instead of the system's.
+    public var caFile: String?
     /// How long each dataset stays fresh, set by `<dataset>_refresh`: each dataset's `defaultFreshness` unless set.
     public var refresh: [Dataset: Double] = Dictionary(uniqueKeysWithValues: Dataset.allCases.map { ($0, $0.defaultFreshness) })
     public var requestsPerHour = 500
@@ -98,6 +100,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case ("data", "nominatim_url"): endpoints.nominatim = try Self.url(value)
         case ("data", "google_pollen_key"): googlePollenKey = value.isEmpty ? nil : value
         case ("data", "google_pollen_key_file"): googlePollenKeyFile = value.isEmpty ? nil : value
+        case ("data", "ca_file"): caFile = value.isEmpty ? nil : try Self.path(value)
         case ("data", let key) where Self.refreshKeys[key] != nil:
             refresh[Self.refreshKeys[key]!] = try Self.duration(value)
         case ("data", "requests_per_hour"): requestsPerHour = try Self.integer(value, in: 1...4_000)
@@ -128,7 +131,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         "gpsd": ["enabled", "address"], "geoclue": ["enabled", "agent", "accuracy"],
         "location": ["movement_threshold", "fix_timeout", "fallback_city", "online_reverse_geocoding", "places_index"],
         "data": ["offline", "api_base", "air_quality_url", "archive_url", "forecast_url", "geocoding_url",
-                 "google_pollen_url", "nominatim_url", "google_pollen_key", "google_pollen_key_file"]
+                 "google_pollen_url", "nominatim_url", "google_pollen_key", "google_pollen_key_file", "ca_file"]
             + Dataset.allCases.map(\.refreshKey) + ["requests_per_hour"],
         "socket": ["path", "group", "round_coordinates", "max_clients"],
         "daemon": ["state_dir", "cache_dir", "log_level"],

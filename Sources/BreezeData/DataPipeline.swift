@@ -33,6 +33,8 @@ public actor DataPipeline {
     private let log: @Sendable (String) -> Void
 
     private var current: Place?
+    /// Counts the sets of tasks started; the current set's updates alone are published.
+    private var generation = 0
     private var tasks: [Dataset: Task<Void, Never>] = [:]
     /// The tasks of earlier places, until they end: a place revisited waits for its old tasks, so two fetches for
     /// one place never overlap.
@@ -72,8 +74,9 @@ public actor DataPipeline {
         startTasks(for: place, force: true)
     }
 
-    /// Cancels all fetching.
+    /// Cancels all fetching. Nothing the cancelled tasks would still send is published.
     public func stop() {
+        generation += 1
         guard let place = current else { return }
         for (dataset, task) in tasks {
             task.cancel()
@@ -93,13 +96,23 @@ public actor DataPipeline {
         ending[key] = nil
     }
 
+    /// Publishes `update` if the tasks that sent it are still the current ones. Checked and published in one step
+    /// on the actor, where `stop` runs too, before any task for a new place starts: nothing a superseded task sends
+    /// can follow the new place's updates, whenever its answer arrives.
+    private func deliver(_ update: DataUpdate, from generation: Int) {
+        guard generation == self.generation else { return }
+        publish(update)
+    }
+
     private static func key(_ dataset: Dataset, _ place: Place) -> String {
         "\(dataset.rawValue)-\(place.id)-\(place.coordinate.latitude),\(place.coordinate.longitude)"
     }
 
     private func startTasks(for place: Place, force: Bool) {
+        let generation = generation
         let environment = DatasetRunEnvironment(
-            cache: cache, configuration: configuration, clock: clock, publish: publish, log: log)
+            cache: cache, configuration: configuration, clock: clock,
+            publish: { [weak self] update in await self?.deliver(update, from: generation) }, log: log)
         for source in sources.all {
             let previous = ending[Self.key(source.dataset, place)]
             tasks[source.dataset] = Task {

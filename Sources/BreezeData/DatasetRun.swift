@@ -8,7 +8,9 @@ struct DatasetRunEnvironment: Sendable {
     let configuration: DataPipeline.Configuration
     /// Timers (settling, refresh, backoff) and ages (`fetchedAt`, in wall time).
     let clock: any ServiceClock
-    let publish: DataPipeline.Publish
+    /// Hands an update to the pipeline, which publishes it only while the run's place is still the current one: a
+    /// run superseded by a new place (or stopped) never publishes again, however late its answer arrives.
+    let publish: @Sendable (DataUpdate) async -> Void
     let log: @Sendable (String) -> Void
 }
 
@@ -33,9 +35,9 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
         var force = force
         if let last {
             let fresh = now() - last.fetchedAt < freshness
-            send(fresh ? status(of: last.report) : .stale(reason: nil), last)
+            await send(fresh ? status(of: last.report) : .stale(reason: nil), last)
         } else {
-            send(.loading, nil)
+            await send(.loading, nil)
         }
         do {
             try await environment.clock.sleep(for: configuration.settle)
@@ -65,16 +67,13 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
                 if let error = cache?.store(report, dataset, for: place, fetchedAt: entry.fetchedAt) {
                     log("cache.write dataset=\(dataset.rawValue) error=\"\(error)\"")
                 }
-                // Again after the write, which takes a while: a new place may have been chosen meanwhile, and its
-                // updates must not be followed by this one.
-                if Task.isCancelled { return }
                 backoff.reset()
-                send(status(of: report), entry)
+                await send(status(of: report), entry)
             } catch {
                 if Task.isCancelled { return }
                 log("fetch.failed dataset=\(dataset.rawValue) place=\"\(place.displayName)\" code=\(error.code.rawValue) reason=\"\(error.reason)\"")
                 let reason = "\(error.code.rawValue): \(error)"
-                send(last == nil ? .failed(reason: reason) : .stale(reason: reason), last)
+                await send(last == nil ? .failed(reason: reason) : .stale(reason: reason), last)
                 var delay = backoff.nextDelay()
                 if !error.isRetryable { delay = max(delay, configuration.refusedRetry) }
                 if let retryAfter = error.retryAfter { delay = max(delay, retryAfter) }
@@ -87,8 +86,8 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
         report.unavailableReason.map { .unavailable(reason: $0) } ?? .fresh
     }
 
-    private func send(_ status: DatasetStatus, _ entry: DataCache.Entry<Report>?) {
-        environment.publish(DataUpdate(
+    private func send(_ status: DatasetStatus, _ entry: DataCache.Entry<Report>?) async {
+        await environment.publish(DataUpdate(
             DatasetState(place: place, status: status, report: entry?.report, fetchedAt: entry?.fetchedAt)))
     }
 }

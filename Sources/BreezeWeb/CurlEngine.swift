@@ -27,6 +27,8 @@ final class CurlEngine: @unchecked Sendable {
         /// Seconds for the whole request.
         var deadline: Double
         var maximumBodySize: Int
+        /// Certificate authorities to verify HTTPS servers against (a PEM file); nil for the system's.
+        var caFile: String?
     }
 
     private struct State {
@@ -152,6 +154,8 @@ final class CurlEngine: @unchecked Sendable {
 
 /// One transfer: its easy handle, and what its callbacks collect. Touched only by the engine's thread.
 private final class Transfer {
+    static let maximumRedirects = 10
+
     let identifier: Int
     let handle: UnsafeMutableRawPointer
     private let request: CurlEngine.Request
@@ -188,7 +192,8 @@ private final class Transfer {
         try check(CCurl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
         try check(CCurl_setopt_pointer(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
         try check(CCurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1))
-        try check(CCurl_setopt_long(handle, CURLOPT_MAXREDIRS, 10))
+        try check(CCurl_setopt_long(handle, CURLOPT_MAXREDIRS, Self.maximumRedirects))
+        if let caFile = request.caFile { try check(CCurl_setopt_pointer(handle, CURLOPT_CAINFO, caFile)) }
         try check(CCurl_setopt_pointer(handle, CURLOPT_USERAGENT, request.userAgent))
         try check(CCurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList))
         // Every encoding libcurl decodes; the body cap counts decoded bytes.
@@ -263,6 +268,12 @@ private final class Transfer {
                     WebError(.timeout, "no complete answer within the deadline of \(Self.seconds(request.deadline)) s"))
             }
             return .failure(WebError(.timeout, "no answer within the timeout"))
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .failure(WebError(.transport, "more than \(Self.maximumRedirects) redirects: \(reason(code))"))
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .failure(WebError(.transport, "only http and https are fetched: \(reason(code))"))
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return .failure(WebError(.transport, "the server's certificate is not trusted: \(reason(code))"))
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .failure(WebError(.transport, "DNS lookup failed: \(reason(code))"))
         default:

@@ -26,6 +26,7 @@ public final class HTTPClient: Sendable {
     private let inFlight = Mutex(0)
     private let userAgent: String
     private let timeout: Double
+    private let caFile: String?
 
     /// - Parameters:
     ///   - userAgent: sent with every request (Nominatim's policy asks for one that identifies the application).
@@ -36,9 +37,11 @@ public final class HTTPClient: Sendable {
     ///   - maximumBodySize: bytes; a larger body fails with `tooLarge`, and its transfer is abandoned.
     ///   - budget: every request is admitted by it first; nil admits all.
     ///   - maximumInFlight: requests at once (at least 1).
+    ///   - caFile: a PEM file of the certificate authorities HTTPS servers are verified against, instead of the
+    ///     system's; nil for the system's.
     public init(
         userAgent: String, timeout: Double = 20, deadline: Double = 30, maximumBodySize: Int = 4 << 20,
-        budget: RequestBudget? = nil, maximumInFlight: Int = 16
+        budget: RequestBudget? = nil, maximumInFlight: Int = 16, caFile: String? = nil
     ) {
         self.maximumInFlight = max(1, maximumInFlight)
         self.maximumBodySize = maximumBodySize
@@ -46,6 +49,7 @@ public final class HTTPClient: Sendable {
         self.budget = budget
         self.userAgent = userAgent
         self.timeout = timeout.isFinite && timeout > 0 && timeout <= 86_400 ? timeout : 20
+        self.caFile = caFile
     }
 
     /// Whether a request started now would be sent: a slot is free and the budget has room. A hint (another
@@ -68,7 +72,7 @@ public final class HTTPClient: Sendable {
         try budget?.admit()
         let request = CurlEngine.Request(
             url: url.absoluteString, userAgent: userAgent, timeout: timeout, deadline: deadline,
-            maximumBodySize: maximumBodySize)
+            maximumBodySize: maximumBodySize, caFile: caFile)
         let engine = CurlEngine.shared
         let identifier = engine.newIdentifier()
         let result: Result<Response, WebError> = await withTaskCancellationHandler {

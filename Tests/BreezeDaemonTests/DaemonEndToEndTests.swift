@@ -128,6 +128,35 @@ struct DaemonEndToEndTests {
         await daemon.stop()
     }
 
+    @Test func dataComesOverHTTPSOnlyFromAServerTheConfiguredAuthoritySigned() async throws {
+        let folder = try BreezedProcess.makeFolder()
+        try await TestCertificates.make(in: folder)
+        let fixture = try await WebFixture(certificate: folder + "/server.pem", key: folder + "/server.key")
+        defer { fixture.stop() }
+        #expect(fixture.baseURL.scheme == "https")
+        for (authority, trusted) in [("other-ca.pem", false), ("ca.pem", true)] {
+            let run = folder + "/" + authority.dropLast(4)
+            try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: false)
+            try "[data]\nca_file=\(folder)/\(authority)\n".write(toFile: run + "/breezed.conf", atomically: true, encoding: .utf8)
+            let daemon = try await BreezedProcess(folder: run, [
+                "--config", run + "/breezed.conf", "--no-gpsd", "--no-geoclue", "--api-base", fixture.baseURL.absoluteString,
+                "--fallback-city", "Bern",
+            ])
+            let air = try await daemon.ctl(["air", "--json"], timeout: 30) {
+                ["fresh", "failed"].contains(object($0.output)["state"] as? String)
+            }
+            let airObject = object(air.output)
+            if trusted {
+                #expect(airObject["state"] as? String == "fresh", "\(air.output)")
+                #expect(airObject["us_aqi"] as? Double == 26)
+            } else {
+                #expect(airObject["state"] as? String == "failed", "\(air.output)")
+                #expect((airObject["reason"] as? String)?.contains("certificate is not trusted") == true, "\(air.output)")
+            }
+            await daemon.stop()
+        }
+    }
+
     @Test func aSocketPassedAsSystemdDoesIsUsed() async throws {
         // As systemd does: the listening socket is descriptor 3, LISTEN_FDS=1 and LISTEN_PID is the daemon's pid.
         let wrapper = """

@@ -116,8 +116,9 @@ import Testing
 
     @Test func emptyValuesClearOptionalSettings() throws {
         let configuration = try Self.apply(
-            "[location]\nfallback_city=\nplaces_index=\n[data]\ngoogle_pollen_key=\ngoogle_pollen_key_file=\n")
+            "[location]\nfallback_city=\nplaces_index=\n[data]\ngoogle_pollen_key=\ngoogle_pollen_key_file=\nca_file=\n")
         #expect(configuration.fallbackCity == nil)
+        #expect(configuration.caFile == nil)
         #expect(configuration.placesIndex == nil)
         #expect(configuration.googlePollenKey == nil)
         #expect(configuration.googlePollenKeyFile == nil)
@@ -144,6 +145,8 @@ import Testing
         #expect(try Self.apply("[daemon]\nstate_dir=/srv/state\ncache_dir=/srv/cache\n").stateDirectory == "/srv/state")
         #expect(Self.message("[daemon]\ncache_dir=cache") == "[daemon] cache_dir: expected an absolute path, found \"cache\"")
         #expect(Self.message("[socket]\npath=b.sock") == "[socket] path: expected an absolute path, found \"b.sock\"")
+        #expect(try Self.apply("[data]\nca_file=/etc/breezed/ca.pem\n").caFile == "/etc/breezed/ca.pem")
+        #expect(Self.message("[data]\nca_file=ca.pem") == "[data] ca_file: expected an absolute path, found \"ca.pem\"")
     }
 
     @Test func aNumericGroupIsTakenAsItsID() throws {

@@ -112,9 +112,13 @@ import Testing
         await rig.pipeline.stop()
     }
 
-    /// Lets the three datasets of a place past their settling time on `clock`, once all three wait for it.
+    /// Lets every dataset of a place past its settling time on `clock`, once each of them waits for it: a dataset
+    /// that starts its settling sleep after the advance would wait for an advance that never comes.
     static func settle(_ clock: ManualClock, _ settle: Duration = .milliseconds(50)) async -> Bool {
-        let settling = await clock.waitUntil { sleeps in sleeps.count { abs(($0 - settle) / .milliseconds(1)) < 1 } >= 3 }
+        let datasets = Dataset.allCases.count
+        let settling = await clock.waitUntil { sleeps in
+            sleeps.count { abs(($0 - settle) / .milliseconds(1)) < 1 } == datasets
+        }
         clock.advance(by: settle)
         return settling
     }

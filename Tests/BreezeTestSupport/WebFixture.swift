@@ -26,9 +26,13 @@ public final class WebFixture: @unchecked Sendable {
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/web-fixture.py").path
 
-    public init() async throws {
+    /// - Parameters: certificate, key: PEM files to serve HTTPS with (the control endpoints too, which this class
+    ///   then cannot reach: for tests of the data alone); nil for HTTP.
+    public init(certificate: String? = nil, key: String? = nil) async throws {
         let output = Pipe()
-        process = try await ChildProcess.launch("/usr/bin/python3", [Self.script, "0"], output: output)
+        var arguments = [Self.script, "0"]
+        if let certificate, let key { arguments += [certificate, key] }
+        process = try await ChildProcess.launch("/usr/bin/python3", arguments, output: output)
         let handle = output.fileHandleForReading
         let line = await onDedicatedThread { () -> String in
             var bytes: [UInt8] = []
@@ -42,7 +46,7 @@ public final class WebFixture: @unchecked Sendable {
             throw FixtureError(message: "web fixture did not start: \(line)")
         }
         self.port = port
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        baseURL = URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)")!
     }
 
     deinit {
@@ -97,5 +101,9 @@ public final class WebFixture: @unchecked Sendable {
     public struct FixtureError: Error, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+
+        public init(message: String) {
+            self.message = message
+        }
     }
 }

@@ -3,7 +3,8 @@
 
 Serves real-shaped payloads for Open-Meteo (air quality, pollen, archive, forecast, geocoding), Google Pollen and
 Nominatim at their real paths, and faults on demand. Binds 127.0.0.1 on the given port (0: any free port) and
-prints the port on the first line of standard output.
+prints the port on the first line of standard output. With a certificate and its key (PEM files) as the second
+and third arguments it serves HTTPS.
 
 Control endpoints (for tests):
   POST /_faults    {"path": "/v1/air-quality", "match": "us_aqi", "kind": "429", "count": 2,
@@ -20,6 +21,7 @@ Control endpoints (for tests):
 """
 import datetime
 import json
+import ssl
 import sys
 import threading
 import time
@@ -330,6 +332,11 @@ def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
+    if len(sys.argv) > 3:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        # The handshake in the request's thread: a client that refuses the certificate fails its own connection.
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     print(server.server_address[1], flush=True)
     server.serve_forever()
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""A loopback server for the HTTP client's redirect and TLS tests.
+
+Binds 127.0.0.1 on any free port and prints the port on the first line of standard output. With a certificate and
+its key (PEM files) as arguments it serves HTTPS, else HTTP.
+
+  GET /final         200, a small JSON body
+  GET /302           302 to /final
+  GET /301           301 to /302
+  GET /loop/N        302 to /loop/N+1, without end
+  GET /file          302 to file:///etc/passwd
+  GET /_loops        how many /loop requests were served, as a JSON number
+"""
+import json
+import ssl
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+LOOPS = [0]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", location=None):
+        self.send_response(status)
+        if location is not None:
+            self.send_header("Location", location)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0]
+        if path == "/final":
+            self.send(200, b'{"final": true}')
+        elif path == "/302":
+            self.send(302, location="/final")
+        elif path == "/301":
+            self.send(301, location="/302")
+        elif path.startswith("/loop/"):
+            with LOCK:
+                LOOPS[0] += 1
+            step = int(path[len("/loop/"):])
+            self.send(302, location="/loop/%d" % (step + 1))
+        elif path == "/file":
+            self.send(302, location="file:///etc/passwd")
+        elif path == "/_loops":
+            with LOCK:
+                count = LOOPS[0]
+            self.send(200, json.dumps(count).encode())
+        else:
+            self.send(404, b'{"error": "not found"}')
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    if len(sys.argv) > 2:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[1], sys.argv[2])
+        # The handshake in the request's thread, not in accept: a client that refuses the certificate fails its
+        # own connection only.
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
