@@ -23,29 +23,14 @@ public final class WebFixture: @unchecked Sendable {
         public var end: Double?
     }
 
-    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/web-fixture.py").path
+    public static let script = FixtureServer.script("web-fixture.py")
 
     /// - Parameters: certificate, key: PEM files to serve HTTPS with (the control endpoints too, which this class
     ///   then cannot reach: for tests of the data alone); nil for HTTP.
     public init(certificate: String? = nil, key: String? = nil) async throws {
-        let output = Pipe()
-        var arguments = [Self.script, "0"]
+        var arguments = ["0"]
         if let certificate, let key { arguments += [certificate, key] }
-        process = try await ChildProcess.launch("/usr/bin/python3", arguments, output: output)
-        let handle = output.fileHandleForReading
-        let line = await onDedicatedThread { () -> String in
-            var bytes: [UInt8] = []
-            while let byte = try? handle.read(upToCount: 1), let first = byte.first, first != 10 {
-                bytes.append(first)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        guard let port = Int(line) else {
-            process.terminate()
-            throw FixtureError(message: "web fixture did not start: \(line)")
-        }
-        self.port = port
+        (process, port) = try await FixtureServer.launch(Self.script, arguments, name: "web fixture")
         baseURL = URL(string: "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)")!
     }
 

@@ -90,27 +90,12 @@ final class RedirectServer: Sendable {
     let scheme: String
     private let process: ChildProcess
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/redirect-fixture.py").path
+    static let script = FixtureServer.script("redirect-fixture.py")
 
     init(certificate: String? = nil, key: String? = nil) async throws {
-        let output = Pipe()
-        var arguments = [Self.script]
+        var arguments: [String] = []
         if let certificate, let key { arguments += [certificate, key] }
-        process = try await ChildProcess.launch("/usr/bin/python3", arguments, output: output)
-        let handle = output.fileHandleForReading
-        let line = await onDedicatedThread { () -> String in
-            var bytes: [UInt8] = []
-            while let byte = try? handle.read(upToCount: 1), let first = byte.first, first != 10 {
-                bytes.append(first)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        guard let port = Int(line) else {
-            process.terminate()
-            throw WebFixture.FixtureError(message: "redirect fixture did not start: \(line)")
-        }
-        self.port = port
+        (process, port) = try await FixtureServer.launch(Self.script, arguments, name: "redirect fixture")
         scheme = certificate == nil ? "http" : "https"
     }
 

@@ -12,10 +12,11 @@ its key (PEM files) as arguments it serves HTTPS, else HTTP.
   GET /_loops        how many /loop requests were served, as a JSON number
 """
 import json
-import ssl
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from loopback_server import serve
 
 LOCK = threading.Lock()
 LOOPS = [0]
@@ -60,16 +61,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    if len(sys.argv) > 2:
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(sys.argv[1], sys.argv[2])
-        # The handshake in the request's thread, not in accept: a client that refuses the certificate fails its
-        # own connection only.
-        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    serve(Handler, 0, *sys.argv[1:3])
 
 
 if __name__ == "__main__":

@@ -21,12 +21,13 @@ Control endpoints (for tests):
 """
 import datetime
 import json
-import ssl
 import sys
 import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from loopback_server import serve
 
 LOCK = threading.Lock()
 FAULTS = []
@@ -330,15 +331,7 @@ class Handler(BaseHTTPRequestHandler):
 
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
-    if len(sys.argv) > 3:
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(sys.argv[2], sys.argv[3])
-        # The handshake in the request's thread: a client that refuses the certificate fails its own connection.
-        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    serve(Handler, port, *sys.argv[2:4])
 
 
 if __name__ == "__main__":
