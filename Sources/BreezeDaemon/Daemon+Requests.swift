@@ -105,14 +105,19 @@ extension Daemon {
             guard (try? await Task.sleep(for: RefreshWait.limit)) != nil else { return }
             self.endRefreshWait(key, expired: true)
         }
-        return await withCheckedContinuation { continuation in
-            guard let wait = refreshWaits[key], !wait.isComplete else {
-                let ended = refreshWaits.removeValue(forKey: key)
-                ended?.timer?.cancel()
-                continuation.resume(returning: ended?.answers ?? [:])
-                return
+        // A client that leaves (its request task cancelled) ends its wait at once: the handler's slot is free again.
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard let wait = refreshWaits[key], !wait.isComplete else {
+                    let ended = refreshWaits.removeValue(forKey: key)
+                    ended?.timer?.cancel()
+                    continuation.resume(returning: ended?.answers ?? [:])
+                    return
+                }
+                refreshWaits[key]!.continuation = continuation
             }
-            refreshWaits[key]!.continuation = continuation
+        } onCancel: {
+            Task { await self.endRefreshWait(key, expired: true) }
         }
     }
 

@@ -165,6 +165,11 @@ private final class Transfer {
     private let headerList: UnsafeMutablePointer<curl_slist>?
     private let errorText: UnsafeMutablePointer<CChar>
     private var headers: [String: String] = [:]
+    /// The header bytes of the current response, and whether they passed `maximumHeaderBytes`.
+    private var headerBytes = 0
+    private var headersTooLarge = false
+    /// Headers a response may send: far more than any API here sends, far less than the work of joining repeats.
+    static let maximumHeaderBytes = 64 << 10
     private var body = Data()
     private var tooLarge = false
 
@@ -193,7 +198,11 @@ private final class Transfer {
         try check(CCurl_setopt_pointer(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
         try check(CCurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1))
         try check(CCurl_setopt_long(handle, CURLOPT_MAXREDIRS, Self.maximumRedirects))
-        if let caFile = request.caFile { try check(CCurl_setopt_pointer(handle, CURLOPT_CAINFO, caFile)) }
+        if let caFile = request.caFile {
+            // Instead of the system's authorities: libcurl's built-in folder of them goes too.
+            try check(CCurl_setopt_pointer(handle, CURLOPT_CAINFO, caFile))
+            try check(CCurl_setopt_pointer(handle, CURLOPT_CAPATH, nil))
+        }
         try check(CCurl_setopt_pointer(handle, CURLOPT_USERAGENT, request.userAgent))
         try check(CCurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList))
         // Every encoding libcurl decodes; the body cap counts decoded bytes.
@@ -238,7 +247,13 @@ private final class Transfer {
         let line = String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             headers = [:]
+            headerBytes = 0
             return count
+        }
+        headerBytes += count
+        guard headerBytes <= Self.maximumHeaderBytes else {
+            headersTooLarge = true
+            return 0  // libcurl ends the transfer
         }
         guard let colon = line.firstIndex(of: ":") else { return count }
         let name = line[..<colon].lowercased()
@@ -252,6 +267,10 @@ private final class Transfer {
     }
 
     func result(_ code: CURLcode) -> Result<HTTPClient.Response, WebError> {
+        if headersTooLarge {
+            return .failure(
+                WebError(.tooLarge, "the response's headers exceeded \(Self.maximumHeaderBytes) bytes and were refused"))
+        }
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(WebError(.tooLarge, "the response exceeded \(request.maximumBodySize) bytes and was refused"))
         }

@@ -5,7 +5,7 @@ import Testing
 
 /// The HTTP client's redirects and TLS against a loopback server (`Tests/Fixtures/redirect-fixture.py`): redirects
 /// are followed to an answer, but not without end and not off http and https; an HTTPS server is trusted only
-/// when its certificate chains to a trusted authority.
+/// when its certificate chains to a trusted authority; a response's headers are bounded.
 @Suite struct RedirectAndTLSTests {
     static func http(caFile: String? = nil) -> HTTPClient {
         HTTPClient(userAgent: "breezed-tests/1 (loopback)", timeout: 5, deadline: 15, caFile: caFile)
@@ -53,6 +53,23 @@ import Testing
         #expect(error?.code == .transport, "\(String(describing: error))")
         #expect(error?.description.contains("only http and https") == true, "\(String(describing: error))")
         #expect(error?.description.contains("file") == true, "\(String(describing: error))")
+    }
+
+    // MARK: Headers
+
+    @Test func headersPastTheirBoundAreRefusedAndHeadersWithinItRead() async throws {
+        let server = try await RedirectServer()
+        defer { server.stop() }
+        let client = Self.http()
+        // About 7 KB of one header repeated: read, the repeats joined.
+        let response = try await client.get(server.url("/headers/100"))
+        #expect(response.status == 200)
+        #expect(response.headers["x-filler"]?.contains("000099") == true)
+        // About 140 KB: refused, and the client still answers the next request.
+        let error = await Self.error(client, server.url("/headers/2000"))
+        #expect(error?.code == .tooLarge, "\(String(describing: error))")
+        #expect(error?.description.contains("headers") == true, "\(String(describing: error))")
+        #expect(try await client.get(server.url("/final")).status == 200)
     }
 
     // MARK: TLS

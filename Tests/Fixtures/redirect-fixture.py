@@ -10,6 +10,7 @@ its key (PEM files) as arguments it serves HTTPS, else HTTP.
   GET /loop/N        302 to /loop/N+1, without end
   GET /file          302 to file:///etc/passwd
   GET /_loops        how many /loop requests were served, as a JSON number
+  GET /headers/N     200 after N filler headers of about 70 bytes each
 """
 import json
 import sys
@@ -52,6 +53,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send(302, location="/loop/%d" % (step + 1))
         elif path == "/file":
             self.send(302, location="file:///etc/passwd")
+        elif path.startswith("/headers/"):
+            self.send_response(200)
+            for index in range(int(path[len("/headers/"):])):
+                self.send_header("X-Filler", "%06d %s" % (index, "f" * 56))
+            body = b'{"final": true}'
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         elif path == "/_loops":
             with LOCK:
                 count = LOOPS[0]
