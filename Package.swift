@@ -93,6 +93,11 @@ let package = Package(
             path: "bench/SoakBench"
         ),
         .executableTarget(
+            name: "lean-bench",
+            dependencies: ["BreezeTestSupport"],
+            path: "bench/LeanBench"
+        ),
+        .executableTarget(
             name: "gpsd-idle-bench",
             dependencies: ["BreezeGPSD", "BreezeTestSupport"],
             path: "bench/GPSDIdle"
