@@ -172,6 +172,8 @@ public actor Daemon {
             Task { await self.dataChanged(update, publishedAt: publishedAt) }
         }
         publishInitialData()
+        // Starting read the index (its header, the fallback city's name): its pages go back, as after requests.
+        index.releaseResidentPages()
         systemd.notify("READY=1")
         logger.notice("daemon.ready", [
             "places": index.count, "gpsd": configuration.gpsd?.description ?? "off",
