@@ -37,4 +37,19 @@ public enum JSONString {
         }
         out += "\""
     }
+
+    /// Appends `text` as a JSON string literal, quotes included, to UTF-8 bytes: the same literal `append(_:to:)`
+    /// writes to a String, without a String's per-append bookkeeping (most of what encoding a reply costs).
+    @inlinable
+    public static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) else { return false }
+            out.append(0x22)
+            out.append(contentsOf: bytes)
+            out.append(0x22)
+            return true
+        }
+        if !plain { out.append(contentsOf: quoted(text).utf8) }
+    }
 }

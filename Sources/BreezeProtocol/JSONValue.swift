@@ -50,33 +50,43 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Compact JSON text, no newline.
     public func encoded() -> String {
-        var out = ""
+        var out: [UInt8] = []
         encode(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The encoding as one protocol line: its UTF-8 bytes and a newline.
+    public func encodedLine() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        encode(into: &out)
+        out.append(0x0A)
         return out
     }
 
-    private func encode(into out: inout String) {
+    /// Encodes into bytes rather than a String: appending small pieces to a String costs several times more.
+    private func encode(into out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let value): out += Self.format(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let value): out.append(contentsOf: Self.format(value).utf8)
         case .string(let value): JSONString.append(value, to: &out)
         case .array(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, value) in values.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 value.encode(into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONString.append(key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 value.encode(into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 

@@ -334,7 +334,7 @@ public final class SocketServer: Sendable {
     }
 
     static func line(_ message: JSONValue) -> [UInt8] {
-        Array((message.encoded() + "\n").utf8)
+        message.encodedLine()
     }
 
     private enum SendOutcome {
