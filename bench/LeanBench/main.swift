@@ -164,8 +164,15 @@ for round in 0..<rounds {
                    asker.medianRoundTrip(requestCount, request: { _ in "?VERSION;\n" }, marker: { _ in "" }))
         }
 
-        // breezectl per run, alternating the builds present (dynamic: the test build; static: `make`).
+        // breezectl per run, alternating the builds present (dynamic: the test build; static: `make`); in gpsd's
+        // column, gpsd's own client asked for its version (gpspipe -V), the floor of a small C program.
         for run in 0..<runs {
+            let gpspipe = ShortRun.run("/usr/bin/gpspipe", ["-V"])
+            let gpspipePeak = ShortRun.peakResidentKiB("/usr/bin/gpspipe", ["-V"]).map(mib) ?? .nan
+            for (label, _) in breezectlBuilds {
+                record("breezectl --version wall ms (\(label))", "gpsd", gpspipe.milliseconds)
+                record("breezectl --version max RSS MiB (\(label))", "gpsd", gpspipePeak)
+            }
             for (label, path) in (run % 2 == 0 ? breezectlBuilds : breezectlBuilds.reversed()) {
                 for (command, extra) in [("--version", ["--version"]), ("lookup", ["lookup", "46.948", "7.4474"])] {
                     let arguments = ["--socket", started[0].1.socket] + extra
@@ -219,7 +226,7 @@ for round in 0..<rounds {
 }
 
 // Sizes of the binaries on disk.
-func kib(_ path: String) -> Double? {
+func mebibytes(_ path: String) -> Double? {
     (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).map { Double($0) / 1024 / 1024 }
 }
 var sizes: [(String, Double)] = []
@@ -228,7 +235,7 @@ for (label, path) in [("breezed (dynamic)", root + "/.build/release/breezed"),
                       ("breezed (static, make)", staticFolder + "/breezed"),
                       ("breezectl (static, make)", staticFolder + "/breezectl"),
                       ("gpsd", "/usr/sbin/gpsd"), ("gpspipe", "/usr/bin/gpspipe")] {
-    if let size = kib(path) { sizes.append((label, size)) }
+    if let size = mebibytes(path) { sizes.append((label, size)) }
 }
 
 // The table: one line per figure, each column's median.
