@@ -186,6 +186,7 @@ for round in 0..<rounds {
         }
         started.forEach { $0.1.stop() }
         gpsd.stop()
+        try? FileManager.default.removeItem(atPath: work)
     }
 
     // 2. A receiver on a pseudo-terminal, gpsd reading it, each breezed reading gpsd.
@@ -222,6 +223,7 @@ for round in 0..<rounds {
         crowds.forEach { $0.close() }
         started.forEach { $0.1.stop() }
         gpsd.stop()
+        try? FileManager.default.removeItem(atPath: work)
     }
 }
 
