@@ -76,6 +76,9 @@ final class SwitchWindow: @unchecked Sendable {
     /// Each living thread's counts when the window began (zero for a thread born in it) and at its last sample.
     private var threads: [Int32: (base: Probe.Counts, latest: Probe.Counts)] = [:]
     private var gone = Probe.Counts()
+    /// Each thread's name (its comm), and the switches of threads gone, by name: where the wake-ups come from.
+    private var names: [Int32: String] = [:]
+    private var goneByName: [String: Int] = [:]
     private var stopRequested = false
     private let done = DispatchSemaphore(value: 0)
     private let startTime = ContinuousClock.now
@@ -99,18 +102,27 @@ final class SwitchWindow: @unchecked Sendable {
         lock.withLock {
             for (tid, counts) in threads where now[tid] == nil {
                 gone = gone + (counts.latest - counts.base) + Probe.Counts(switches: 1)
+                goneByName[names[tid] ?? "?", default: 0] += counts.latest.switches - counts.base.switches + 1
                 threads[tid] = nil
             }
-            for (tid, count) in now { threads[tid] = (base: threads[tid]?.base ?? Probe.Counts(), latest: count) }
+            for (tid, count) in now {
+                threads[tid] = (base: threads[tid]?.base ?? Probe.Counts(), latest: count)
+                if names[tid] == nil { names[tid] = Probe.text("/proc/\(pid)/task/\(tid)/comm").trimmingCharacters(in: .newlines) }
+            }
         }
     }
 
-    /// Ends the window: context switches, CPU seconds (all threads), seconds elapsed.
-    func finish() -> (switches: Int, cpu: Double, seconds: Double) {
+    /// Ends the window: context switches, CPU seconds (all threads), seconds elapsed, and the switches by thread name.
+    func finish() -> (switches: Int, cpu: Double, seconds: Double, byName: [String: Int]) {
         lock.withLock { stopRequested = true }
         done.wait()
-        let total = lock.withLock { threads.values.reduce(gone) { $0 + ($1.latest - $1.base) } }
-        return (total.switches, Double(total.nanoseconds) / 1e9, elapsedMilliseconds(ContinuousClock.now - startTime) / 1000)
+        let (total, byName) = lock.withLock {
+            var byName = goneByName
+            for (tid, counts) in threads { byName[names[tid] ?? "?", default: 0] += counts.latest.switches - counts.base.switches }
+            return (threads.values.reduce(gone) { $0 + ($1.latest - $1.base) }, byName)
+        }
+        return (total.switches, Double(total.nanoseconds) / 1e9, elapsedMilliseconds(ContinuousClock.now - startTime) / 1000,
+                byName)
     }
 }
 
