@@ -68,7 +68,8 @@ struct CommandLineArguments {
                     continue
                 }
                 guard let subcommand = Subcommand(rawValue: argument) else {
-                    throw CLIError(.usage, "unknown subcommand \"\(argument)\"")
+                    let hint = Subcommand.suggestion(for: argument).map { "; did you mean \($0)?" } ?? ""
+                    throw CLIError(.usage, "unknown subcommand \"\(TerminalText.escaped(argument))\"\(hint)")
                 }
                 parsed.subcommand = subcommand
             case .plain(let argument):
