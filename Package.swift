@@ -31,6 +31,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CMosquitto",
+            path: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
 
         // Domain: values, AQI, units, geodesy, the permission state machine. No I/O.
         .target(name: "BreezeCore"),
@@ -45,6 +51,8 @@ let package = Package(
         .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem", "CEpoll"]),
         .target(name: "BreezeWeb", dependencies: ["BreezeCore", "CCurl"]),
         .target(name: "BreezeGeoClue", dependencies: ["BreezeCore", "BreezeSystem", "CDBus"]),
+        // MQTT: a broker connection kept up by a thread of its own, publishing retained state (libmosquitto).
+        .target(name: "BreezeMQTT", dependencies: ["BreezeCore", "BreezeSystem", "CMosquitto"]),
 
         // fetchAllData: the datasets for the current place, fetched, cached and refreshed.
         .target(name: "BreezeData", dependencies: ["BreezeCore", "BreezeWeb", "BreezeSystem"]),
