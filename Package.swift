@@ -66,11 +66,11 @@ let package = Package(
             dependencies: [
                 "BreezeCore", "BreezeSystem", "BreezePlaces", "BreezeGPSD", "BreezeGeoClue", "BreezeLocation", "BreezeWeb",
                 "BreezeData",
-                "BreezeProtocol", "BreezeServer",
+                "BreezeProtocol", "BreezeServer", "BreezeMQTT",
             ]),
         .executableTarget(name: "breezed", dependencies: ["BreezeDaemon"]),
         // breezectl: the command line, over the socket protocol only.
-        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem"]),
+        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem", "BreezeMQTT"]),
         .executableTarget(name: "breezectl", dependencies: ["BreezeCLI"]),
 
         // Tools.
@@ -121,6 +121,7 @@ let package = Package(
             name: "BreezeDaemonUnitTests",
             dependencies: ["BreezeDaemon", "BreezeCore", "BreezeProtocol", "BreezeGPSD", "BreezeWeb"]),
         .testTarget(name: "BreezeSystemTests", dependencies: ["BreezeSystem"]),
+        .testTarget(name: "BreezeMQTTTests", dependencies: ["BreezeMQTT", "BreezeTestSupport"]),
         .testTarget(
             name: "BreezeLocationTests", dependencies: ["BreezeLocation", "BreezePlaces", "BreezeCore", "BreezeTestSupport"]),
         .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol", "BreezeSystem"]),

@@ -85,6 +85,12 @@ struct Run {
         }
 
         if subcommand == .watch { return try watch() }
+        if subcommand == .fleet {
+            return try Fleet(
+                url: arguments.mqtt ?? "", caFile: arguments.caFile, json: json, watch: arguments.watch,
+                timeout: arguments.timeout ?? CommandLineArguments.defaultTimeout, output: output
+            ).run()
+        }
         let connection = try ControlConnection(
             path: socket, timeout: arguments.timeout ?? CommandLineArguments.defaultTimeout)
         switch subcommand {
@@ -94,6 +100,8 @@ struct Run {
             if let dataset = subcommand.dataset { try Self.requireData(dataset, in: snapshot) }
         case .watch:
             try watch()
+        case .fleet:
+            break
         case .search:
             let id = try connection.send("search", [("query", .string(positional[0]))])
             output.write(renderer.reply(try connection.reply(to: id)))
@@ -200,12 +208,18 @@ struct Run {
         return ("query", .string(text))
     }
 
-    /// The current objects by class: `status`, then `version`, whose reply marks the end of the snapshot.
+    /// The current objects by class: `status`, then `version`, whose reply marks the end of the snapshot (and
+    /// carries the MQTT link's state, kept as an `MQTT` object, when breezed publishes to a broker).
     func snapshot(_ connection: ControlConnection) throws(CLIError) -> [String: JSONValue] {
         let id = try connection.send("status")
         let end = try connection.send("version")
         var objects: [String: JSONValue] = [:]
-        for object in try connection.replies(to: id, until: end) {
+        let found = try connection.replies(to: id, until: end) { version in
+            if case .object(let members)? = version["mqtt"] {
+                objects["MQTT"] = .object([("class", .string("MQTT"))] + members.filter { $0.0 != "class" })
+            }
+        }
+        for object in found {
             if let className = object["class"]?.stringValue { objects[className] = ReplyRenderer.withoutID(object) }
         }
         return objects

@@ -15,6 +15,12 @@ struct CommandLineArguments {
     var timeout: Double?
     var help = false
     var version = false
+    /// `fleet --mqtt URL`: the broker to read.
+    var mqtt: String?
+    /// `fleet --ca-file PATH`: the authority an `mqtts://` broker is checked against.
+    var caFile: String?
+    /// `fleet --watch`: follow the changes.
+    var watch = false
     var subcommand: Subcommand?
     var positional: [String] = []
 
@@ -54,6 +60,9 @@ struct CommandLineArguments {
                 case "--waybar": parsed.waybar = true
                 case "--i3bar": parsed.i3bar = true
                 case "--once": parsed.once = true
+                case "--mqtt": parsed.mqtt = try value(flag)
+                case "--ca-file": parsed.caFile = try value(flag)
+                case "--watch": parsed.watch = true
                 case "-h", "--help": parsed.help = true
                 case "--version": parsed.version = true
                 default: throw CLIError(.usage, "unknown option \"\(argument)\"")
@@ -78,6 +87,12 @@ struct CommandLineArguments {
         guard !parsed.help else { return parsed }
         if (parsed.format != nil || parsed.waybar || parsed.i3bar || parsed.once) && parsed.subcommand != .watch {
             throw CLIError(.usage, "--format, --waybar, --i3bar and --once go with watch")
+        }
+        if (parsed.mqtt != nil || parsed.caFile != nil || parsed.watch) && parsed.subcommand != .fleet {
+            throw CLIError(.usage, "--mqtt, --ca-file and --watch go with fleet")
+        }
+        if parsed.subcommand == .fleet && parsed.mqtt == nil {
+            throw CLIError(.usage, "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port]")
         }
         if parsed.waybar && parsed.i3bar { throw CLIError(.usage, "--waybar and --i3bar: one or the other") }
         if parsed.once && (parsed.json || (parsed.format == nil && !parsed.waybar && !parsed.i3bar)) {

@@ -58,6 +58,18 @@ enum HelpText {
                                           the line says so, and it connects again within 30 s.
                 """ + "\n" + globalOptions
         }
+        if command == .fleet {
+            options = """
+                  --mqtt <url>            The broker: mqtt[s]://[user[:password]@]host[:port].
+                  --ca-file <path>        The authority an mqtts:// broker's certificate is checked against
+                                          (default: the system's).
+                  --json                  One NODE object per line.
+                  --watch                 After the list, print each node again when it changes, until
+                                          interrupted.
+                  --timeout <seconds>     How long to wait for the broker (default: 10).
+                  -h, --help              Show help information.
+                """
+        }
         return """
             OVERVIEW: \(command.abstract)
 

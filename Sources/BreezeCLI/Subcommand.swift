@@ -3,6 +3,7 @@ import BreezeCore
 /// breezectl's subcommands, each with its usage and a one-line abstract.
 enum Subcommand: String, CaseIterable {
     case status, `where`, air, pollen, climate, weather, watch, search, lookup, select, here, saved, popular, location, refresh
+    case fleet
 
     /// The dataset it shows, for `air`, `pollen`, `climate` and `weather`.
     var dataset: Dataset? { Dataset(rawValue: rawValue) }
@@ -15,6 +16,7 @@ enum Subcommand: String, CaseIterable {
         case .saved: "saved [list | add <id-or-query> | remove <id>]"
         case .location: "location on|off"
         case .watch: "watch [--json | --format <text> | --waybar | --i3bar] [--once]"
+        case .fleet: "fleet --mqtt <url> [--ca-file <path>] [--json] [--watch]"
         default: rawValue
         }
     }
@@ -36,6 +38,7 @@ enum Subcommand: String, CaseIterable {
         case .popular: "List popular cities."
         case .location: "Switch the use of this machine's position on or off."
         case .refresh: "Fetch the data for the current place now and wait for every answer."
+        case .fleet: "List every breezed publishing to an MQTT broker: place, fix age, AQI, availability."
         }
     }
 

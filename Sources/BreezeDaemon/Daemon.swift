@@ -4,6 +4,7 @@ import BreezeData
 import BreezeGPSD
 import BreezeGeoClue
 import BreezeLocation
+import BreezeMQTT
 import BreezePlaces
 import BreezeProtocol
 import BreezeServer
@@ -33,6 +34,11 @@ public actor Daemon {
     /// nil until `run()` starts it (requests answered in process before then publish nothing).
     var server: SocketServer?
     let publisher: Publisher
+    /// The broker link, when `--mqtt` or `[mqtt] url` is set.
+    let mqtt: MQTTPublisher?
+    /// The link's changes of state, from its thread to this actor.
+    let mqttStates: AsyncStream<MQTTLink.State>
+    var mqttStatus: String?
 
     var permission = LocationPermission.notDetermined
     /// The machine's own location (live or fallback); the selection, when there is one, is shown instead.
@@ -92,6 +98,11 @@ public actor Daemon {
 
         let publisher = Publisher()
         self.publisher = publisher
+        let (mqttStates, mqttContinuation) = AsyncStream<MQTTLink.State>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        self.mqttStates = mqttStates
+        mqtt = try configuration.mqtt.brokerWithPassword().map { broker in
+            MQTTPublisher(settings: configuration.mqtt, broker: broker) { mqttContinuation.yield($0) }
+        }
         if configuration.offline {
             pipeline = nil
             geocoding = nil
@@ -172,6 +183,12 @@ public actor Daemon {
             Task { await self.dataChanged(update, publishedAt: publishedAt) }
         }
         publishInitialData()
+        if let mqtt {
+            mqtt.start()
+            logger.info("mqtt.starting", [
+                "broker": mqtt.link.configuration.broker.description, "node": mqtt.node, "topics": mqtt.base,
+            ])
+        }
         systemd.notify("READY=1")
         logger.notice("daemon.ready", [
             "places": index.count, "gpsd": configuration.gpsd?.description ?? "off",
@@ -187,6 +204,9 @@ public actor Daemon {
                 for await event in location.events { await self.locationEvent(event) }
             }
             group.addTask { [location, logger] in await Self.logRejections(location.notices, logger) }
+            group.addTask { [self, mqttStates] in
+                for await state in mqttStates { await self.mqttStateChanged(state) }
+            }
             group.addTask { [systemd] in
                 guard let interval = systemd.watchdogInterval else { return }
                 while (try? await Task.sleep(for: interval)) != nil { systemd.notify("WATCHDOG=1") }
@@ -201,6 +221,8 @@ public actor Daemon {
             await pipeline?.stop()
             for key in Array(refreshWaits.keys) { endRefreshWait(key, expired: true) }
             server.stop()
+            // `offline` on the availability topic, then a clean disconnect (the broker drops the last will).
+            await mqtt?.stop()
             group.cancelAll()
         }
         saveState()
@@ -253,6 +275,7 @@ public actor Daemon {
         case .permission(let permission):
             self.permission = permission
             server?.publish(ProtocolMessage.permission(permission))
+            mqtt?.publish("permission", ProtocolMessage.permission(permission))
             logger.info("permission", ["state": permission.name, "message": permission.message])
             locationChanged()
         case .position(let update):
@@ -347,6 +370,7 @@ public actor Daemon {
             guard publishedLocation != nil, publishedLocation != noLocationMessage() else { return false }
             publishedLocation = noLocationMessage()
             server?.publish(noLocationMessage())
+            mqtt?.publish("location", noLocationMessage())
             return true
         }
         let fix = update.fix
@@ -356,6 +380,8 @@ public actor Daemon {
             publishedLocation = message
             server?.publish(
                 message, others: configuration.roundCoordinatesForOthers ? locationMessage(update, coarse: true) : nil)
+            // Coarse unless `precise`: the outbox drops a coarse object equal to the one before.
+            mqtt?.publish("location", configuration.mqtt.precise ? message : locationMessage(update, coarse: true))
         }
         statusLine.place = update.place.displayName
         statusLine.source = fix.map { "\($0.source.rawValue) \($0.mode.title)" } ?? update.source
@@ -420,6 +446,13 @@ public actor Daemon {
             refreshWaits[key]!.record(update, publishedAt: publishedAt)
             if refreshWaits[key]!.isComplete { endRefreshWait(key) }
         }
+        // Only the data of the place shown: a late answer for a place left (perhaps one named from a live position
+        // since switched off) is not published.
+        if let mqtt, update.place.id == publishedPlaceID {
+            mqtt.dataset(update.dataset, DatasetMessage.message(
+                update.dataset, status: update.status, place: update.place, report: update.report,
+                fetchedAt: update.fetchedAt, now: publishedAt))
+        }
         if let state = update.state(as: AirQualityReport.self) {
             statusLine.aqi = state.report?.usAQI.flatMap { Int(exactly: $0.rounded()) }.map { "AQI \($0)" } ?? ""
             updateStatus()
@@ -430,9 +463,31 @@ public actor Daemon {
     func updateStatus() {
         let parts = [statusLine.place, statusLine.source, statusLine.aqi].filter { !$0.isEmpty }
         let status = "STATUS=" + (parts.isEmpty ? permission.message : parts.joined(separator: " · "))
+            + (mqttStatus.map { " · " + $0 } ?? "")
         guard status != lastStatus else { return }
         lastStatus = status
         systemd.notify(status)
+    }
+
+    // MARK: MQTT
+
+    func mqttStateChanged(_ state: MQTTLink.State) {
+        guard let mqtt else { return }
+        server?.setVersionMembers([("mqtt", mqtt.statusObject(state))])
+        switch state {
+        case .connected:
+            mqttStatus = "MQTT connected"
+            logger.notice("mqtt.connected", ["broker": mqtt.link.configuration.broker.description])
+        case .unreachable(let reason):
+            mqttStatus = "MQTT broker unreachable: \(reason)"
+            logger.warning("mqtt.unreachable", ["broker": mqtt.link.configuration.broker.description, "reason": reason])
+        case .connecting:
+            // A connection attempt after an outage keeps the outage's reason on show until it succeeds.
+            if mqttStatus == nil { mqttStatus = "MQTT connecting" }
+        case .stopped:
+            mqttStatus = nil
+        }
+        updateStatus()
     }
 
     // MARK: State

@@ -149,7 +149,8 @@ public final class MQTTLink: Sendable {
             return
         }
         while !stopping {
-            setState(.connecting)
+            // After an outage the state stays `unreachable`, with its reason, until a connection is accepted.
+            if state.reason == nil { setState(.connecting) }
             do throws(MQTTError) {
                 try session.connect(
                     host: configuration.broker.host, port: configuration.broker.port,

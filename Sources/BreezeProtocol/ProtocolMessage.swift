@@ -8,12 +8,13 @@ public enum ProtocolMessage {
     public static let protocolMajor = 1
     public static let protocolMinor = 2
 
-    /// Sent on connect.
-    public static func version(release: String) -> JSONValue {
+    /// Sent on connect, and answering `version` with `extra` after the fixed members (`mqtt`: the broker link's
+    /// state, when breezed publishes to one).
+    public static func version(release: String, extra: [(String, JSONValue)] = []) -> JSONValue {
         .object([
             ("class", .string("VERSION")), ("release", .string(release)),
             ("proto_major", .number(Double(protocolMajor))), ("proto_minor", .number(Double(protocolMinor))),
-        ])
+        ] + extra)
     }
 
     /// The permission state, with its reason and hint where it has them.
