@@ -102,8 +102,10 @@ public final class MQTTSession {
 
     /// Reads what the socket has, calling back for what arrives. Wraps `mosquitto_loop_read`.
     public func readPackets() throws(MQTTError) {
-        try check("mosquitto_loop_read", mosquitto_loop_read(handle, 1))
+        let result = mosquitto_loop_read(handle, 1)
+        // A refusal ends the read with MOSQ_ERR_CONN_REFUSED; the CONNACK's own code says why.
         if let connack, connack != 0 { throw MQTTError.refused(connack) }
+        try check("mosquitto_loop_read", result)
     }
 
     /// Writes what waits. Wraps `mosquitto_loop_write`.

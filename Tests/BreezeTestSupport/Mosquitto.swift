@@ -28,13 +28,14 @@ public final class Mosquitto: Sendable {
     public let folder: String
     private let process = Mutex<ChildProcess?>(nil)
 
-    public init(_ options: Options = Options()) async throws {
+    /// Starts a broker on a free port, or on `fixedPort`.
+    public init(_ options: Options = Options(), port fixedPort: Int? = nil) async throws {
         folder = TemporaryPaths.make("mosquitto")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var lastError = "no port tried"
         var chosen: Int?
-        for _ in 0..<5 {
-            let candidate = Self.freePort()
+        for _ in 0..<(fixedPort == nil ? 5 : 1) {
+            let candidate = fixedPort ?? Self.freePort()
             var config = "listener \(candidate) 127.0.0.1\npersistence false\nlog_dest stderr\n"
                 + "log_type error\nlog_type warning\nuser root\n"
             if options.users.isEmpty {
