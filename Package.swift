@@ -34,7 +34,6 @@ let package = Package(
         .systemLibrary(
             name: "CMosquitto",
             path: "CMosquitto",
-            pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
 
@@ -51,7 +50,8 @@ let package = Package(
         .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem", "CEpoll"]),
         .target(name: "BreezeWeb", dependencies: ["BreezeCore", "CCurl"]),
         .target(name: "BreezeGeoClue", dependencies: ["BreezeCore", "BreezeSystem", "CDBus"]),
-        // MQTT: a broker connection kept up by a thread of its own, publishing retained state (libmosquitto).
+        // MQTT: a broker connection kept up by a thread of its own, publishing retained state (libmosquitto, loaded
+        // with dlopen when first used: see CMosquitto/shim.h).
         .target(name: "BreezeMQTT", dependencies: ["BreezeCore", "BreezeSystem", "CMosquitto"]),
 
         // fetchAllData: the datasets for the current place, fetched, cached and refreshed.

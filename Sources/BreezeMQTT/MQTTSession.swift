@@ -16,6 +16,7 @@ public final class MQTTSession {
     }
 
     private let handle: OpaquePointer
+    private let api: CMosquitto_api
     /// The CONNACK result: nil until it arrives, then 0 (accepted) or the refusal's code.
     public private(set) var connack: Int32?
     /// Called for every message received, on the driving thread.
@@ -23,37 +24,31 @@ public final class MQTTSession {
 
     /// Wraps `mosquitto_new` with a clean session (nothing kept by the broker between connections).
     public init(clientID: String) throws(MQTTError) {
-        _ = Self.libraryReady
-        guard let handle = mosquitto_new(clientID, true, nil) else {
+        api = try MQTTLibrary.api()
+        guard let handle = api.new_!(clientID, true, nil) else {
             throw MQTTError(.library, "mosquitto_new: \(String(cString: strerror(errno)))")
         }
         self.handle = handle
         // The context is this object, unretained: the callbacks run only inside this object's own calls.
-        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_connect_callback_set(handle, connectCallback)
-        mosquitto_message_callback_set(handle, messageCallback)
-        _ = CMosquitto_use_mqtt311(handle)
+        api.user_data_set!(handle, Unmanaged.passUnretained(self).toOpaque())
+        api.connect_callback_set!(handle, connectCallback)
+        api.message_callback_set!(handle, messageCallback)
+        _ = api.int_option!(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
     }
 
-    /// `mosquitto_lib_init` once per process.
-    private static let libraryReady: Bool = {
-        mosquitto_lib_init()
-        return true
-    }()
-
-    deinit { mosquitto_destroy(handle) }
+    deinit { api.destroy!(handle) }
 
     /// The message the broker publishes for this client if it goes without a clean disconnect. Wraps `mosquitto_will_set`.
     public func setWill(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = true) throws(MQTTError) {
         let result = payload.withUnsafeBytes { bytes in
-            mosquitto_will_set(handle, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
+            api.will_set!(handle, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
         }
         try check("mosquitto_will_set", result)
     }
 
     /// Wraps `mosquitto_username_pw_set`.
     public func setCredentials(username: String, password: String?) throws(MQTTError) {
-        try check("mosquitto_username_pw_set", mosquitto_username_pw_set(handle, username, password))
+        try check("mosquitto_username_pw_set", api.username_pw_set!(handle, username, password))
     }
 
     /// TLS with the server's certificate checked against `caFile` (nil: the system's authorities). Wraps
@@ -61,9 +56,9 @@ public final class MQTTSession {
     public func setTLS(caFile: String?) throws(MQTTError) {
         let result: Int32
         if let caFile {
-            result = mosquitto_tls_set(handle, caFile, nil, nil, nil, nil)
+            result = api.tls_set!(handle, caFile, nil, nil, nil, nil)
         } else {
-            result = mosquitto_tls_set(handle, nil, "/etc/ssl/certs", nil, nil, nil)
+            result = api.tls_set!(handle, nil, "/etc/ssl/certs", nil, nil, nil)
         }
         try check("mosquitto_tls_set", result)
     }
@@ -73,36 +68,36 @@ public final class MQTTSession {
     /// connection first.
     public func connect(host: String, port: Int, keepalive: Int) throws(MQTTError) {
         connack = nil
-        try check("mosquitto_connect", mosquitto_connect(handle, host, Int32(port), Int32(keepalive)))
+        try check("mosquitto_connect", api.connect!(handle, host, Int32(port), Int32(keepalive)))
     }
 
     /// Wraps `mosquitto_publish`; the message is queued in the library and written by `writePackets`.
     public func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool) throws(MQTTError) {
         let result = payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
+            api.publish!(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
         }
         try check("mosquitto_publish", result)
     }
 
     /// Wraps `mosquitto_subscribe`.
     public func subscribe(_ pattern: String, qos: Int32 = 0) throws(MQTTError) {
-        try check("mosquitto_subscribe", mosquitto_subscribe(handle, nil, pattern, qos))
+        try check("mosquitto_subscribe", api.subscribe!(handle, nil, pattern, qos))
     }
 
     /// Sends DISCONNECT (the broker then drops the will). Wraps `mosquitto_disconnect`.
     public func disconnect() {
-        _ = mosquitto_disconnect(handle)
+        _ = api.disconnect!(handle)
     }
 
     /// The connection's socket, or -1 while there is none. Wraps `mosquitto_socket`.
-    public var socket: Int32 { mosquitto_socket(handle) }
+    public var socket: Int32 { api.socket!(handle) }
 
     /// Whether the library has bytes waiting to be written. Wraps `mosquitto_want_write`.
-    public var wantsWrite: Bool { mosquitto_want_write(handle) }
+    public var wantsWrite: Bool { api.want_write!(handle) }
 
     /// Reads what the socket has, calling back for what arrives. Wraps `mosquitto_loop_read`.
     public func readPackets() throws(MQTTError) {
-        let result = mosquitto_loop_read(handle, 1)
+        let result = api.loop_read!(handle, 1)
         // A refusal ends the read with MOSQ_ERR_CONN_REFUSED; the CONNACK's own code says why.
         if let connack, connack != 0 { throw MQTTError.refused(connack) }
         try check("mosquitto_loop_read", result)
@@ -110,12 +105,12 @@ public final class MQTTSession {
 
     /// Writes what waits. Wraps `mosquitto_loop_write`.
     public func writePackets() throws(MQTTError) {
-        try check("mosquitto_loop_write", mosquitto_loop_write(handle, 1))
+        try check("mosquitto_loop_write", api.loop_write!(handle, 1))
     }
 
     /// Keep-alive pings and their time-outs. Wraps `mosquitto_loop_misc`.
     public func housekeeping() throws(MQTTError) {
-        try check("mosquitto_loop_misc", mosquitto_loop_misc(handle))
+        try check("mosquitto_loop_misc", api.loop_misc!(handle))
     }
 
     /// Waits until the socket is readable (or writable while the library has bytes to write), `wakeFD` is
