@@ -96,6 +96,11 @@ let package = Package(
             path: "bench/DaemonBench"
         ),
         .executableTarget(
+            name: "mqtt-bench",
+            dependencies: ["BreezeMQTT", "BreezeTestSupport"],
+            path: "bench/MQTTBench"
+        ),
+        .executableTarget(
             name: "soak-bench",
             dependencies: ["BreezeSystem", "BreezeTestSupport"],
             path: "bench/SoakBench"

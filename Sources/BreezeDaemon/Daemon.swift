@@ -39,6 +39,8 @@ public actor Daemon {
     /// The link's changes of state, from its thread to this actor.
     let mqttStates: AsyncStream<MQTTLink.State>
     var mqttStatus: String?
+    /// The place whose data goes to the broker: the one shown, nil while none is.
+    var mqttPlaceID: Int?
 
     var permission = LocationPermission.notDetermined
     /// The machine's own location (live or fallback); the selection, when there is one, is shown instead.
@@ -371,6 +373,8 @@ public actor Daemon {
             publishedLocation = noLocationMessage()
             server?.publish(noLocationMessage())
             mqtt?.publish("location", noLocationMessage())
+            mqttPlaceID = nil
+            forgetMQTTData()
             return true
         }
         let fix = update.fix
@@ -382,6 +386,10 @@ public actor Daemon {
                 message, others: configuration.roundCoordinatesForOthers ? locationMessage(update, coarse: true) : nil)
             // Coarse unless `precise`: the outbox drops a coarse object equal to the one before.
             mqtt?.publish("location", configuration.mqtt.precise ? message : locationMessage(update, coarse: true))
+        }
+        if mqttPlaceID != update.place.id {
+            mqttPlaceID = update.place.id
+            forgetMQTTData()
         }
         statusLine.place = update.place.displayName
         statusLine.source = fix.map { "\($0.source.rawValue) \($0.mode.title)" } ?? update.source
@@ -448,7 +456,7 @@ public actor Daemon {
         }
         // Only the data of the place shown: a late answer for a place left (perhaps one named from a live position
         // since switched off) is not published.
-        if let mqtt, update.place.id == publishedPlaceID {
+        if let mqtt, update.place.id == mqttPlaceID {
             mqtt.dataset(update.dataset, DatasetMessage.message(
                 update.dataset, status: update.status, place: update.place, report: update.report,
                 fetchedAt: update.fetchedAt, now: publishedAt))
@@ -470,6 +478,17 @@ public actor Daemon {
     }
 
     // MARK: MQTT
+
+    /// The retained data of the place left is replaced at once (by `loading`), not kept until the next place's
+    /// arrives: after location is switched off, the broker keeps nothing named from the live position.
+    func forgetMQTTData() {
+        guard let mqtt else { return }
+        for dataset in Dataset.allCases {
+            mqtt.publish(dataset.rawValue, configuration.offline
+                ? DatasetMessage.empty(dataset, status: .offline, reason: "web requests are off (--offline)")
+                : DatasetMessage.empty(dataset, status: .loading))
+        }
+    }
 
     func mqttStateChanged(_ state: MQTTLink.State) {
         guard let mqtt else { return }
