@@ -186,6 +186,8 @@ public actor Daemon {
         }
         publishInitialData()
         if let mqtt {
+            server.setVersionMembers([("mqtt", mqtt.statusObject(.connecting))])
+            mqttStatus = "MQTT connecting"
             mqtt.start()
             logger.info("mqtt.starting", [
                 "broker": mqtt.link.configuration.broker.description, "node": mqtt.node, "topics": mqtt.base,
@@ -501,8 +503,7 @@ public actor Daemon {
             mqttStatus = "MQTT broker unreachable: \(reason)"
             logger.warning("mqtt.unreachable", ["broker": mqtt.link.configuration.broker.description, "reason": reason])
         case .connecting:
-            // A connection attempt after an outage keeps the outage's reason on show until it succeeds.
-            if mqttStatus == nil { mqttStatus = "MQTT connecting" }
+            mqttStatus = "MQTT connecting"
         case .stopped:
             mqttStatus = nil
         }

@@ -1,5 +1,6 @@
 public import BreezeCore
 import BreezeSystem
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -104,7 +105,9 @@ public final class MQTTLink: Sendable {
         shared.withLock { ($0.outbox.latest.count, $0.outbox.byteCount) }
     }
 
-    /// Publishes `offline` (when connected), disconnects, and returns once the thread has ended.
+    /// Publishes `offline` (when connected), disconnects, and returns once the thread has ended, or after
+    /// `stopTimeout` and a second more: a thread still in a blocking `mosquitto_connect` (a host that drops SYNs)
+    /// does not hold up the daemon's exit.
     public func stop() async {
         await withCheckedContinuation { continuation in
             let done = shared.withLock { shared -> Bool in
@@ -113,8 +116,23 @@ public final class MQTTLink: Sendable {
                 shared.waiters.append(continuation)
                 return false
             }
-            if done { continuation.resume() } else { wakeup.wake() }
+            if done {
+                continuation.resume()
+                return
+            }
+            wakeup.wake()
+            DispatchQueue.global().asyncAfter(deadline: .now() + configuration.stopTimeout + 1) { [self] in
+                resumeWaiters()
+            }
         }
+    }
+
+    private func resumeWaiters() {
+        let waiters = shared.withLock { shared -> [CheckedContinuation<Void, Never>] in
+            defer { shared.waiters.removeAll() }
+            return shared.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     // MARK: The thread
@@ -211,11 +229,7 @@ public final class MQTTLink: Sendable {
 
     private func finish() {
         setState(.stopped)
-        let waiters = shared.withLock { shared -> [CheckedContinuation<Void, Never>] in
-            shared.finished = true
-            defer { shared.waiters.removeAll() }
-            return shared.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+        shared.withLock { $0.finished = true }
+        resumeWaiters()
     }
 }
