@@ -79,6 +79,71 @@ import Glibc
         await broker.stop()
     }
 
+    @Test(.enabled(if: GPSFake.isAvailable, "needs gpsd and gpsfake"))
+    func aLiveFixGoesOutCoarseInEveryFieldAndNothingOfItOnceLocationIsOff() async throws {
+        let port = GPSFake.freePort()
+        let gpsd = try await GPSFake(log: DaemonEndToEndTests.drive, port: port, once: false, interval: 0.02)
+        let broker = try await Mosquitto()
+        let daemon = try await BreezedProcess([
+            "--gpsd", "127.0.0.1:\(port)", "--no-geoclue", "--offline", "--fallback-city", "Oslo",
+            "--mqtt", broker.url(), "--mqtt-node", "live",
+        ])
+        let watcher = try await MQTTWatcher(port: broker.port, topics: ["breeze/live/location"])
+        #expect(await watcher.wait(timeout: 60) { $0.object("breeze/live/location")?["source"] as? String == "gpsd" })
+        let live = try #require(watcher.object("breeze/live/location"))
+        for key in ["latitude", "longitude"] {
+            let value = try #require(live[key] as? Double)
+            #expect((value * 100).rounded() / 100 == value, "\(key) \(value)")
+        }
+        let accuracy = try #require(live["accuracy"] as? Double)
+        #expect(accuracy >= 1_000 && accuracy.truncatingRemainder(dividingBy: 1_000) == 0, "\(accuracy)")
+        let distance = try #require(live["distance_m"] as? Double)
+        #expect(distance.truncatingRemainder(dividingBy: 1_000) == 0, "\(distance)")
+        let time = try #require(live["time"] as? String)
+        #expect(time.hasSuffix(":00.000Z"), "\(time)")
+
+        let off = try await daemon.ctl(["location", "off"])
+        #expect(off.status == 0, "\(off.errors)")
+        #expect(await watcher.wait { $0.object("breeze/live/location")?["city"] as? String == "Oslo" })
+        let fallback = try #require(watcher.object("breeze/live/location"))
+        #expect(fallback["source"] as? String != "gpsd")
+        #expect(fallback["time"] is NSNull && fallback["accuracy"] is NSNull)
+        // Nothing named from the live position is left on the broker for a subscriber that comes now.
+        let later = try await MQTTWatcher(port: broker.port, topics: ["breeze/live/#"])
+        #expect(await later.wait { $0.object("breeze/live/location")?["city"] as? String == "Oslo" })
+        #expect(await later.wait { $0.latest["breeze/live/air"] != nil })
+        #expect(!later.messages.contains { $0.payload.contains("Frutigen") || $0.payload.contains("\"gpsd\"") },
+                "\(later.messages)")
+        await daemon.stop()
+        await watcher.stop()
+        await later.stop()
+        await broker.stop()
+        await gpsd.stop()
+    }
+
+    @Test func discoveryFalseRemovesTheHomeAssistantConfigs() async throws {
+        let broker = try await Mosquitto()
+        let folder = try BreezedProcess.makeFolder()
+        let config = folder + "/breezed.conf"
+        let arguments = ["--config", config, "--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"]
+        try "[mqtt]\nurl = \(broker.url())\nnode = iota\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let first = try await BreezedProcess(arguments)
+        let watcher = try await MQTTWatcher(port: broker.port, topics: ["homeassistant/#"])
+        #expect(await watcher.wait { $0.latest.count == 10 }, "\(watcher.latest.keys.sorted())")
+        await first.stop()
+        try "[mqtt]\nurl = \(broker.url())\nnode = iota\ndiscovery = false\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let second = try await BreezedProcess(arguments)
+        #expect(await watcher.wait { $0.latest.count >= 10 && $0.latest.values.allSatisfy { $0.payload.isEmpty } })
+        let later = try await MQTTWatcher(port: broker.port, topics: ["homeassistant/#", "breeze/iota/availability"])
+        #expect(await later.wait { $0.latest["breeze/iota/availability"]?.payload == "online" })
+        #expect(later.latest.keys.filter { $0.hasPrefix("homeassistant/") }.isEmpty, "\(later.latest.keys.sorted())")
+        await second.stop()
+        await watcher.stop()
+        await later.stop()
+        await broker.stop()
+    }
+
     @Test func preciseTrueInTheConfigurationPublishesExactCoordinates() async throws {
         let broker = try await Mosquitto()
         let folder = try BreezedProcess.makeFolder()
@@ -261,6 +326,21 @@ import Glibc
         #expect(text.output.contains("north") && text.output.contains("Rome"), "\(text.output)")
         let nobody = try await BreezedProcess.breezectl(["fleet", "--mqtt", "mqtt://127.0.0.1:\(Mosquitto.freePort())"])
         #expect(nobody.status == 69, "\(nobody.errors)")
+
+        // --watch: the list, then a node again when it changes.
+        let output = Pipe()
+        let follower = try await ChildProcess.launch(
+            BreezedProcess.breezectl, ["fleet", "--mqtt", broker.url(), "--json", "--watch"], output: output)
+        let lines = CollectedOutput()
+        lines.collect(from: output.fileHandleForReading)
+        #expect(await eventually(timeout: 20) { lines.soFar().split(separator: "\n").count >= 2 })
+        let selected = try await daemons[1].ctl(["select", "Lisbon"])
+        #expect(selected.status == 0)
+        #expect(await eventually(timeout: 20) { lines.soFar().contains("Lisbon, Portugal") }, "\(lines.soFar())")
+        let changed = lines.soFar().split(separator: "\n").map { object(String($0)) }.dropFirst(2)
+        #expect(changed.allSatisfy { $0["node"] as? String == "south" }, "\(lines.soFar())")
+        follower.signal(SIGTERM)
+        _ = await onDedicatedThread { follower.waitUntilExit(timeout: 10) }
         for daemon in daemons { await daemon.stop() }
         await watcher.stop()
         await broker.stop()
