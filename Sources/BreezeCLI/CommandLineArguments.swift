@@ -11,16 +11,18 @@ struct CommandLineArguments {
     var i3bar = false
     /// `watch --once`: one line for the current state, then exit.
     var once = false
-    /// Seconds to wait for the daemon; nil: `defaultTimeout`.
-    var timeout: Double?
-    var help = false
-    var version = false
+    /// `search --interactive`: the full-screen view.
+    var interactive = false
     /// `fleet --mqtt URL`: the broker to read.
     var mqtt: String?
     /// `fleet --ca-file PATH`: the authority an `mqtts://` broker is checked against.
     var caFile: String?
     /// `fleet --watch`: follow the changes.
     var watch = false
+    /// Seconds to wait for the daemon; nil: `defaultTimeout`.
+    var timeout: Double?
+    var help = false
+    var version = false
     var subcommand: Subcommand?
     var positional: [String] = []
 
@@ -60,6 +62,7 @@ struct CommandLineArguments {
                 case "--waybar": parsed.waybar = true
                 case "--i3bar": parsed.i3bar = true
                 case "--once": parsed.once = true
+                case "--interactive": parsed.interactive = true
                 case "--mqtt": parsed.mqtt = try value(flag)
                 case "--ca-file": parsed.caFile = try value(flag)
                 case "--watch": parsed.watch = true
@@ -77,7 +80,8 @@ struct CommandLineArguments {
                     continue
                 }
                 guard let subcommand = Subcommand(rawValue: argument) else {
-                    throw CLIError(.usage, "unknown subcommand \"\(argument)\"")
+                    let hint = Subcommand.suggestion(for: argument).map { "; did you mean \($0)?" } ?? ""
+                    throw CLIError(.usage, "unknown subcommand \"\(TerminalText.escaped(argument))\"\(hint)")
                 }
                 parsed.subcommand = subcommand
             case .plain(let argument):
@@ -87,6 +91,9 @@ struct CommandLineArguments {
         guard !parsed.help else { return parsed }
         if (parsed.format != nil || parsed.waybar || parsed.i3bar || parsed.once) && parsed.subcommand != .watch {
             throw CLIError(.usage, "--format, --waybar, --i3bar and --once go with watch")
+        }
+        if parsed.interactive && parsed.subcommand != .search {
+            throw CLIError(.usage, "--interactive goes with search")
         }
         if (parsed.mqtt != nil || parsed.caFile != nil || parsed.watch) && parsed.subcommand != .fleet {
             throw CLIError(.usage, "--mqtt, --ca-file and --watch go with fleet")

@@ -19,7 +19,7 @@ struct Fleet {
     static let maximumNodes = 4_096
     static let prefix = "breeze"
 
-    var url: String
+    var broker: MQTTBroker
     var caFile: String?
     var json: Bool
     var watch: Bool
@@ -28,12 +28,6 @@ struct Fleet {
     var now: () -> Double = { Date().timeIntervalSince1970 }
 
     func run() throws(CLIError) {
-        let broker: MQTTBroker
-        do throws(MQTTError) {
-            broker = try MQTTBroker(url: url)
-        } catch {
-            throw CLIError(.usage, "--mqtt: \(error.message)")
-        }
         signal(SIGPIPE, SIG_IGN)
         var nodes: [String: Node] = [:]
         var listed = false
