@@ -31,6 +31,11 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CMosquitto",
+            path: "CMosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
 
         // Domain: values, AQI, units, geodesy, the permission state machine. No I/O.
         .target(name: "BreezeCore"),
@@ -45,6 +50,9 @@ let package = Package(
         .target(name: "BreezeServer", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem", "CEpoll"]),
         .target(name: "BreezeWeb", dependencies: ["BreezeCore", "CCurl"]),
         .target(name: "BreezeGeoClue", dependencies: ["BreezeCore", "BreezeSystem", "CDBus"]),
+        // MQTT: a broker connection kept up by a thread of its own, publishing retained state (libmosquitto, loaded
+        // with dlopen when first used: see CMosquitto/shim.h).
+        .target(name: "BreezeMQTT", dependencies: ["BreezeCore", "BreezeSystem", "CMosquitto"]),
 
         // fetchAllData: the datasets for the current place, fetched, cached and refreshed.
         .target(name: "BreezeData", dependencies: ["BreezeCore", "BreezeWeb", "BreezeSystem"]),
@@ -58,11 +66,11 @@ let package = Package(
             dependencies: [
                 "BreezeCore", "BreezeSystem", "BreezePlaces", "BreezeGPSD", "BreezeGeoClue", "BreezeLocation", "BreezeWeb",
                 "BreezeData",
-                "BreezeProtocol", "BreezeServer",
+                "BreezeProtocol", "BreezeServer", "BreezeMQTT",
             ]),
         .executableTarget(name: "breezed", dependencies: ["BreezeDaemon"]),
         // breezectl: the command line, over the socket protocol only.
-        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem"]),
+        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem", "BreezeMQTT"]),
         .executableTarget(name: "breezectl", dependencies: ["BreezeCLI"]),
 
         // Tools.
@@ -86,6 +94,11 @@ let package = Package(
             name: "daemon-bench",
             dependencies: ["BreezeTestSupport"],
             path: "bench/DaemonBench"
+        ),
+        .executableTarget(
+            name: "mqtt-bench",
+            dependencies: ["BreezeMQTT", "BreezeTestSupport"],
+            path: "bench/MQTTBench"
         ),
         .executableTarget(
             name: "soak-bench",
@@ -118,6 +131,7 @@ let package = Package(
             name: "BreezeDaemonUnitTests",
             dependencies: ["BreezeDaemon", "BreezeCore", "BreezeProtocol", "BreezeGPSD", "BreezeWeb"]),
         .testTarget(name: "BreezeSystemTests", dependencies: ["BreezeSystem"]),
+        .testTarget(name: "BreezeMQTTTests", dependencies: ["BreezeMQTT", "BreezeTestSupport"]),
         .testTarget(
             name: "BreezeLocationTests", dependencies: ["BreezeLocation", "BreezePlaces", "BreezeCore", "BreezeTestSupport"]),
         .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol", "BreezeSystem"]),

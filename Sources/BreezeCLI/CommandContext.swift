@@ -42,12 +42,18 @@ struct CommandContext {
         return ("query", .string(text))
     }
 
-    /// The current objects by class: `status`, then `version`, whose reply marks the end of the snapshot.
+    /// The current objects by class: `status`, then `version`, whose reply marks the end of the snapshot (and
+    /// carries the MQTT link's state, kept as an `MQTT` object, when breezed publishes to a broker).
     func snapshot(_ connection: ControlConnection) throws(CLIError) -> [String: JSONValue] {
         let id = try connection.send("status")
         let end = try connection.send("version")
         var objects: [String: JSONValue] = [:]
-        for object in try connection.replies(to: id, until: end) {
+        let found = try connection.replies(to: id, until: end) { version in
+            if case .object(let members)? = version["mqtt"] {
+                objects["MQTT"] = .object([("class", .string("MQTT"))] + members.filter { $0.0 != "class" })
+            }
+        }
+        for object in found {
             if let className = object["class"]?.stringValue { objects[className] = ReplyRenderer.withoutID(object) }
         }
         return objects

@@ -13,6 +13,12 @@ struct CommandLineArguments {
     var once = false
     /// `search --interactive`: the full-screen view.
     var interactive = false
+    /// `fleet --mqtt URL`: the broker to read.
+    var mqtt: String?
+    /// `fleet --ca-file PATH`: the authority an `mqtts://` broker is checked against.
+    var caFile: String?
+    /// `fleet --watch`: follow the changes.
+    var watch = false
     /// Seconds to wait for the daemon; nil: `defaultTimeout`.
     var timeout: Double?
     var help = false
@@ -57,6 +63,9 @@ struct CommandLineArguments {
                 case "--i3bar": parsed.i3bar = true
                 case "--once": parsed.once = true
                 case "--interactive": parsed.interactive = true
+                case "--mqtt": parsed.mqtt = try value(flag)
+                case "--ca-file": parsed.caFile = try value(flag)
+                case "--watch": parsed.watch = true
                 case "-h", "--help": parsed.help = true
                 case "--version": parsed.version = true
                 default: throw CLIError(.usage, "unknown option \"\(argument)\"")
@@ -85,6 +94,12 @@ struct CommandLineArguments {
         }
         if parsed.interactive && parsed.subcommand != .search {
             throw CLIError(.usage, "--interactive goes with search")
+        }
+        if (parsed.mqtt != nil || parsed.caFile != nil || parsed.watch) && parsed.subcommand != .fleet {
+            throw CLIError(.usage, "--mqtt, --ca-file and --watch go with fleet")
+        }
+        if parsed.subcommand == .fleet && parsed.mqtt == nil {
+            throw CLIError(.usage, "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port]")
         }
         if parsed.waybar && parsed.i3bar { throw CLIError(.usage, "--waybar and --i3bar: one or the other") }
         if parsed.once && (parsed.json || (parsed.format == nil && !parsed.waybar && !parsed.i3bar)) {

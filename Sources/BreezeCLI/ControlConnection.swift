@@ -222,11 +222,16 @@ public final class ControlConnection {
     }
 
     /// Every reply to `id`, until the reply to `end` (sent after it) arrives.
-    public func replies(to id: Int, until end: Int) throws(CLIError) -> [JSONValue] {
+    public func replies(
+        to id: Int, until end: Int, ending: (JSONValue) -> Void = { _ in }
+    ) throws(CLIError) -> [JSONValue] {
         var found: [JSONValue] = []
         while let message = try next() {
             if message["class"]?.stringValue == "ERROR" && message["id"] == nil { throw CLIError(daemonError: message) }
-            if message["id"] == .number(Double(end)) { return found }
+            if message["id"] == .number(Double(end)) {
+                ending(message)
+                return found
+            }
             guard message["id"] == .number(Double(id)) else { continue }
             if message["class"]?.stringValue == "ERROR" { throw CLIError(daemonError: message) }
             found.append(message)

@@ -59,6 +59,9 @@ struct ReplyRenderer {
         case .watch:
             var latest: [String: JSONValue] = [:]
             return update(message, latest: &latest) ?? ""
+        case .fleet:
+            // fleet reads a broker, not breezed: it renders its own lines (Fleet).
+            return jsonLine(message)
         }
     }
 
@@ -79,13 +82,22 @@ struct ReplyRenderer {
             return dashboard.section(dataset, snapshot[className]).joined(separator: "\n") + "\n"
         default:
             if json {
-                let classes = ["PERMISSION", "LOCATION"] + Dataset.allCases.map(\.className)
+                let classes = ["PERMISSION", "LOCATION"] + Dataset.allCases.map(\.className) + ["MQTT"]
                 return classes.compactMap { snapshot[$0].map(jsonLine) }.joined()
             }
             let sections = [dashboard.location(snapshot["LOCATION"], permission: snapshot["PERMISSION"])]
                 + Dataset.allCases.map { dashboard.section($0, snapshot[$0.className]) }
+                + (snapshot["MQTT"].map { [Self.mqttLines($0)] } ?? [])
             return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
         }
+    }
+
+    /// The MQTT link, for `status`: its state, broker and node, and why the broker cannot be reached.
+    static func mqttLines(_ mqtt: JSONValue) -> [String] {
+        let state = mqtt["state"]?.displayText ?? "?"
+        var line = "MQTT: \(state) · \(mqtt["broker"]?.displayText ?? "?") as \(mqtt["node"]?.displayText ?? "?")"
+        if let reason = mqtt["reason"]?.displayText { line += "\n  \(reason)" }
+        return [line]
     }
 
     func places(_ reply: JSONValue) -> String {

@@ -3,6 +3,7 @@ import BreezeCore
 /// breezectl's subcommands by name; each one's help, parsing and run are in its type (`command`).
 enum Subcommand: String, CaseIterable {
     case status, `where`, air, pollen, climate, weather, watch, search, lookup, select, here, saved, popular, location, refresh
+    case fleet
 
     /// The type that parses and runs it.
     var command: any BreezectlCommand.Type {
@@ -22,6 +23,7 @@ enum Subcommand: String, CaseIterable {
         case .popular: PopularCommand.self
         case .location: LocationCommand.self
         case .refresh: RefreshCommand.self
+        case .fleet: FleetCommand.self
         }
     }
 

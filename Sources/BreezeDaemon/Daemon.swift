@@ -4,6 +4,7 @@ import BreezeData
 import BreezeGPSD
 import BreezeGeoClue
 import BreezeLocation
+import BreezeMQTT
 import BreezePlaces
 import BreezeProtocol
 import BreezeServer
@@ -33,6 +34,13 @@ public actor Daemon {
     /// nil until `run()` starts it (requests answered in process before then publish nothing).
     var server: SocketServer?
     let publisher: Publisher
+    /// The broker link, when `--mqtt` or `[mqtt] url` is set.
+    let mqtt: MQTTPublisher?
+    /// The link's changes of state, from its thread to this actor.
+    let mqttStates: AsyncStream<MQTTLink.State>
+    var mqttStatus: String?
+    /// The place whose data goes to the broker: the one shown, nil while none is.
+    var mqttPlaceID: Int?
 
     var permission = LocationPermission.notDetermined
     /// The machine's own location (live or fallback); the selection, when there is one, is shown instead.
@@ -92,6 +100,11 @@ public actor Daemon {
 
         let publisher = Publisher()
         self.publisher = publisher
+        let (mqttStates, mqttContinuation) = AsyncStream<MQTTLink.State>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        self.mqttStates = mqttStates
+        mqtt = try configuration.mqtt.brokerWithPassword().map { broker in
+            MQTTPublisher(settings: configuration.mqtt, broker: broker) { mqttContinuation.yield($0) }
+        }
         if configuration.offline {
             pipeline = nil
             geocoding = nil
@@ -172,6 +185,14 @@ public actor Daemon {
             Task { await self.dataChanged(update, publishedAt: publishedAt) }
         }
         publishInitialData()
+        if let mqtt {
+            server.setVersionMembers([("mqtt", mqtt.statusObject(.connecting))])
+            mqttStatus = "MQTT connecting"
+            mqtt.start()
+            logger.info("mqtt.starting", [
+                "broker": mqtt.link.configuration.broker.description, "node": mqtt.node, "topics": mqtt.base,
+            ])
+        }
         // Starting read the index (its header, the fallback city's name): its pages go back, as after requests.
         index.releaseResidentPages()
         systemd.notify("READY=1")
@@ -189,6 +210,9 @@ public actor Daemon {
                 for await event in location.events { await self.locationEvent(event) }
             }
             group.addTask { [location, logger] in await Self.logRejections(location.notices, logger) }
+            group.addTask { [self, mqttStates] in
+                for await state in mqttStates { await self.mqttStateChanged(state) }
+            }
             group.addTask { [systemd] in
                 guard let interval = systemd.watchdogInterval else { return }
                 while (try? await Task.sleep(for: interval)) != nil { systemd.notify("WATCHDOG=1") }
@@ -203,6 +227,8 @@ public actor Daemon {
             await pipeline?.stop()
             for key in Array(refreshWaits.keys) { endRefreshWait(key, expired: true) }
             server.stop()
+            // `offline` on the availability topic, then a clean disconnect (the broker drops the last will).
+            await mqtt?.stop()
             group.cancelAll()
         }
         saveState()
@@ -255,6 +281,7 @@ public actor Daemon {
         case .permission(let permission):
             self.permission = permission
             server?.publish(ProtocolMessage.permission(permission))
+            mqtt?.publish("permission", ProtocolMessage.permission(permission))
             logger.info("permission", ["state": permission.name, "message": permission.message])
             locationChanged()
         case .position(let update):
@@ -349,6 +376,9 @@ public actor Daemon {
             guard publishedLocation != nil, publishedLocation != noLocationMessage() else { return false }
             publishedLocation = noLocationMessage()
             server?.publish(noLocationMessage())
+            mqtt?.publish("location", noLocationMessage())
+            mqttPlaceID = nil
+            forgetMQTTData()
             return true
         }
         let fix = update.fix
@@ -358,6 +388,12 @@ public actor Daemon {
             publishedLocation = message
             server?.publish(
                 message, others: configuration.roundCoordinatesForOthers ? locationMessage(update, coarse: true) : nil)
+            // Coarse unless `precise`: the outbox drops a coarse object equal to the one before.
+            mqtt?.publish("location", configuration.mqtt.precise ? message : locationMessage(update, coarse: true))
+        }
+        if mqttPlaceID != update.place.id {
+            mqttPlaceID = update.place.id
+            forgetMQTTData()
         }
         statusLine.place = update.place.displayName
         statusLine.source = fix.map { "\($0.source.rawValue) \($0.mode.title)" } ?? update.source
@@ -422,6 +458,13 @@ public actor Daemon {
             refreshWaits[key]!.record(update, publishedAt: publishedAt)
             if refreshWaits[key]!.isComplete { endRefreshWait(key) }
         }
+        // Only the data of the place shown: a late answer for a place left (perhaps one named from a live position
+        // since switched off) is not published.
+        if let mqtt, update.place.id == mqttPlaceID {
+            mqtt.dataset(update.dataset, DatasetMessage.message(
+                update.dataset, status: update.status, place: update.place, report: update.report,
+                fetchedAt: update.fetchedAt, now: publishedAt))
+        }
         if let state = update.state(as: AirQualityReport.self) {
             statusLine.aqi = state.report?.usAQI.flatMap { Int(exactly: $0.rounded()) }.map { "AQI \($0)" } ?? ""
             updateStatus()
@@ -432,9 +475,41 @@ public actor Daemon {
     func updateStatus() {
         let parts = [statusLine.place, statusLine.source, statusLine.aqi].filter { !$0.isEmpty }
         let status = "STATUS=" + (parts.isEmpty ? permission.message : parts.joined(separator: " · "))
+            + (mqttStatus.map { " · " + $0 } ?? "")
         guard status != lastStatus else { return }
         lastStatus = status
         systemd.notify(status)
+    }
+
+    // MARK: MQTT
+
+    /// The retained data of the place left is replaced at once (by `loading`), not kept until the next place's
+    /// arrives: after location is switched off, the broker keeps nothing named from the live position.
+    func forgetMQTTData() {
+        guard let mqtt else { return }
+        for dataset in Dataset.allCases {
+            mqtt.publish(dataset.rawValue, configuration.offline
+                ? DatasetMessage.empty(dataset, status: .offline, reason: "web requests are off (--offline)")
+                : DatasetMessage.empty(dataset, status: .loading))
+        }
+    }
+
+    func mqttStateChanged(_ state: MQTTLink.State) {
+        guard let mqtt else { return }
+        server?.setVersionMembers([("mqtt", mqtt.statusObject(state))])
+        switch state {
+        case .connected:
+            mqttStatus = "MQTT connected"
+            logger.notice("mqtt.connected", ["broker": mqtt.link.configuration.broker.description])
+        case .unreachable(let reason):
+            mqttStatus = "MQTT broker unreachable: \(reason)"
+            logger.warning("mqtt.unreachable", ["broker": mqtt.link.configuration.broker.description, "reason": reason])
+        case .connecting:
+            mqttStatus = "MQTT connecting"
+        case .stopped:
+            mqttStatus = nil
+        }
+        updateStatus()
     }
 
     // MARK: State

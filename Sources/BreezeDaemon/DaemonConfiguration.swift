@@ -54,6 +54,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var stateDirectory = "/var/lib/breezed"
     public var cacheDirectory = "/var/cache/breezed"
     public var logLevel = Logger.Level.info
+    // [mqtt]
+    public var mqtt = MQTTSettings()
 
     public init() {}
 
@@ -112,6 +114,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case ("socket", "max_clients"): maximumClients = try Self.integer(value, in: 1...65_536)
         case ("daemon", "state_dir"): stateDirectory = try Self.path(value)
         case ("daemon", "cache_dir"): cacheDirectory = try Self.path(value)
+        case ("mqtt", let key): try mqtt.set(key: key, value)
         case ("daemon", "log_level"):
             guard let level = Logger.Level(name: value) else {
                 throw ValueError("expected error, warning, notice, info or debug, found \"\(value)\"")
@@ -119,7 +122,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
             logLevel = level
         default:
             let known = Self.knownKeys[section].map { ": known keys are \($0.joined(separator: ", "))" }
-                ?? ": known sections are gpsd, geoclue, location, data, socket, daemon"
+                ?? ": known sections are gpsd, geoclue, location, data, socket, daemon, mqtt"
             throw ValueError("unknown setting\(known)")
         }
     }
@@ -135,6 +138,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
             + Dataset.allCases.map(\.refreshKey) + ["requests_per_hour"],
         "socket": ["path", "group", "round_coordinates", "max_clients"],
         "daemon": ["state_dir", "cache_dir", "log_level"],
+        "mqtt": MQTTSettings.keys,
     ]
 
     static func bool(_ value: String) throws(ValueError) -> Bool {

@@ -1,4 +1,5 @@
 import BreezeGPSD
+import BreezeMQTT
 import BreezeSystem
 import BreezeWeb
 import FoundationEssentials
@@ -42,6 +43,8 @@ public struct DaemonOptions: Sendable {
           --api-base URL       every web API at this base URL, paths unchanged
           --fallback-city CITY the city to use while no source gives positions
           --log-level LEVEL    error, warning, notice, info or debug (default: info)
+          --mqtt URL           publish to this MQTT broker: mqtt[s]://[user[:password]@]host[:port]
+          --mqtt-node NAME     this machine's name in MQTT topics (default: the host name)
           --check-config [FILE] check the configuration (FILE, else --config's, else the default) and exit:
                                0 when it can be used, 78 with its problems
           --version            print the version and exit
@@ -116,6 +119,21 @@ public struct DaemonOptions: Sendable {
                     throw UsageError("--log-level expects error, warning, notice, info or debug, not \"\(text)\"")
                 }
                 options.overrides.append { $0.logLevel = level }
+            case "--mqtt":
+                let text = try value(flag)
+                let broker: MQTTBroker
+                do throws(MQTTError) {
+                    broker = try MQTTBroker(url: text)
+                } catch {
+                    throw UsageError("--mqtt: \(error.message)")
+                }
+                options.overrides.append { $0.mqtt.broker = broker }
+            case "--mqtt-node":
+                let text = try value(flag)
+                guard let node = try? MQTTSettings.name(text, what: "node name") else {
+                    throw UsageError("--mqtt-node expects 1 to 64 letters, digits, '-', '_' or '.', not \"\(text)\"")
+                }
+                options.overrides.append { $0.mqtt.node = node }
             default:
                 throw UsageError("unknown option \"\(argument)\"")
             }

@@ -4,16 +4,18 @@ public import BreezeCore
 public enum ProtocolMessage {
     /// The protocol's version: the major changes when a client written for the old one could misread the new one,
     /// the minor when fields or classes are added (1: `tips` in `AIR` and `POLLEN`; 2: `geoname_id` in `LOCATION`,
-    /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`).
+    /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`; 3: `mqtt` in the `VERSION`
+    /// answering `version`, `online` for `search`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 2
+    public static let protocolMinor = 3
 
-    /// Sent on connect.
-    public static func version(release: String) -> JSONValue {
+    /// Sent on connect, and answering `version` with `extra` after the fixed members (`mqtt`: the broker link's
+    /// state, when breezed publishes to one).
+    public static func version(release: String, extra: [(String, JSONValue)] = []) -> JSONValue {
         .object([
             ("class", .string("VERSION")), ("release", .string(release)),
             ("proto_major", .number(Double(protocolMajor))), ("proto_minor", .number(Double(protocolMinor))),
-        ])
+        ] + extra)
     }
 
     /// The permission state, with its reason and hint where it has them.

@@ -105,6 +105,8 @@ public final class SocketServer: Sendable {
     /// The `VERSION` line each client is greeted with, encoded once.
     private let greeting: [UInt8]
     private let state: Mutex<State>
+    /// Members added to `VERSION` answering a `version` request (the owner's own status, e.g. `mqtt`).
+    private let versionMembers = Mutex<[(String, JSONValue)]>([])
 
     private struct Update {
         var className: String
@@ -270,6 +272,11 @@ public final class SocketServer: Sendable {
 
     public var clientCount: Int {
         state.withLock { $0.clients.count }
+    }
+
+    /// Sets the members added to `VERSION` when a client asks for it (not in the greeting, which is encoded once).
+    public func setVersionMembers(_ members: [(String, JSONValue)]) {
+        versionMembers.withLock { $0 = members }
     }
 
     /// Bytes of replies waiting to be sent, over all clients.
@@ -666,7 +673,9 @@ public final class SocketServer: Sendable {
     private func answer(_ command: RequestRoute.ServerCommand, _ request: ProtocolRequest, fd: Int32, peer: Peer) {
         switch command {
         case .version:
-            reply(fd, [ProtocolMessage.reply(ProtocolMessage.version(release: configuration.release), id: request.id)])
+            let extra = versionMembers.withLock { $0 }
+            reply(fd, [ProtocolMessage.reply(
+                ProtocolMessage.version(release: configuration.release, extra: extra), id: request.id)])
         case .status:
             state.withLock { state in
                 guard state.clients.contains(fd) else { return }

@@ -57,6 +57,16 @@ import Glibc
         (["watch", "--waybar", "--i3bar"], "--waybar and --i3bar: one or the other"),
         (["watch", "--once"], "--once prints one line: it goes with --format, --waybar or --i3bar"),
         (["watch", "--once", "--json", "--waybar"], "--once prints one line: it goes with --format, --waybar or --i3bar"),
+        (["fleet"], "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port]"),
+        (["fleet", "--watch"], "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port]"),
+        (["--mqtt", "mqtt://broker.lan", "status"], "--mqtt, --ca-file and --watch go with fleet"),
+        (["air", "--watch"], "--mqtt, --ca-file and --watch go with fleet"),
+        (["fleet", "--mqtt", "mqtt://broker.lan", "extra"],
+         "usage: breezectl fleet --mqtt <url> [--ca-file <path>] [--json] [--watch]"),
+        (["fleet", "--mqtt", "http://broker.lan"],
+         "--mqtt: expected an mqtt:// or mqtts:// URL, found \"http://broker.lan\""),
+        (["fleet", "--mqtt", "mqtt://broker.lan:70000"], "--mqtt: the port 70000 is not from 1 to 65535"),
+        (["flet", "--mqtt", "mqtt://broker.lan"], "unknown subcommand \"flet\"; did you mean fleet?"),
     ])
     func aUsageErrorExits64WithItsMessageAndAHint(arguments: [String], message: String) {
         let run = Self.run(["--socket", Self.nowhere] + arguments)
@@ -93,7 +103,7 @@ import Glibc
     }
 
     @Test(arguments: ["status", "where", "air", "pollen", "climate", "weather", "watch", "search", "lookup", "select",
-                      "here", "saved", "popular", "location", "refresh"])
+                      "here", "saved", "popular", "location", "refresh", "fleet"])
     func everySubcommandHasHelpWithExamples(name: String) {
         for arguments in [["help", name], [name, "--help"]] {
             let run = Self.run(arguments)
@@ -122,6 +132,18 @@ import Glibc
         let run = Self.run(["help", "watch"])
         #expect(run.output.contains("  --waybar                Print Waybar custom-module JSON"))
         #expect(run.output.contains("USAGE: breezectl watch [--json | --format <text> | --waybar | --i3bar] [--once]\n"))
+    }
+
+    @Test func helpForFleetListsItsOwnOptionsThenTheGlobalOnes() throws {
+        let help = Self.run(["fleet", "--help"]).output
+        #expect(help.contains("USAGE: breezectl fleet --mqtt <url> [--ca-file <path>] [--json] [--watch]\n"))
+        let mqtt = try #require(help.range(of: "\n  --mqtt <url>            The broker: mqtt[s]://"), "\(help)")
+        let caFile = try #require(help.range(of: "\n  --ca-file <path>        The authority an mqtts://"), "\(help)")
+        let watch = try #require(help.range(of: "\n  --watch                 After the list"), "\(help)")
+        let socket = try #require(help.range(of: "\n  --socket <path>"), "\(help)")
+        #expect(mqtt.lowerBound < caFile.lowerBound && caFile.lowerBound < watch.lowerBound)
+        #expect(watch.lowerBound < socket.lowerBound)
+        #expect(help.contains("\n  breezectl fleet --mqtt mqtt://broker.lan\n"), "\(help)")
     }
 
     @Test func aDaemonThatIsNotThereExits69() {

@@ -59,6 +59,10 @@ import Testing
         #expect(try Self.bashWords(["breezectl", "--units", ""]) == ["c", "f"])
         #expect(try Self.bashWords(["breezectl", "watch", "--w"]) == ["--waybar"])
         #expect(try Self.bashWords(["breezectl", "air", "--w"]) == [])
+        #expect(try Self.bashWords(["breezectl", "fleet", "--w"]) == ["--watch"])
+        #expect(try Self.bashWords(["breezectl", "fleet", "--m"]) == ["--mqtt"])
+        #expect(try Self.bashWords(["breezectl", "fleet", "--mqtt", ""]) == [])
+        #expect(try Self.bashWords(["breezectl", "status", "--m"]) == [])
         #expect(try Self.bashWords(["breezectl", "--v"]) == ["--version"])
     }
 
@@ -77,6 +81,17 @@ import Testing
         #expect(ArgumentTests.run(["completion", "bash"]).output.hasSuffix("complete -F _breezectl breezectl\n"))
         #expect(ArgumentTests.run(["completion", "zsh"]).output.hasPrefix("#compdef breezectl\n"))
         #expect(ArgumentTests.run(["completion", "fish"]).output.contains("complete -c breezectl -f\n"))
+    }
+
+    @Test func fleetsOptionsAreOfferedAfterFleetOnlyInZshAndFish() {
+        let zsh = ArgumentTests.run(["completion", "zsh"]).output
+        let fleetLine = zsh.split(separator: "\n").first { $0.contains("fleet) _arguments") }
+        #expect(fleetLine?.contains("'--ca-file[") == true && fleetLine?.contains(":path:_files'") == true, "\(zsh)")
+        #expect(fleetLine?.contains("'--mqtt[") == true && fleetLine?.contains("'--watch[") == true, "\(zsh)")
+        let fish = ArgumentTests.run(["completion", "fish"]).output
+        #expect(fish.contains("complete -c breezectl -n '__fish_seen_subcommand_from fleet' -l ca-file -r -F "), "\(fish)")
+        #expect(fish.contains("complete -c breezectl -n '__fish_seen_subcommand_from fleet' -l mqtt -x "), "\(fish)")
+        #expect(!fish.contains("__fish_seen_subcommand_from status' -l mqtt"), "\(fish)")
     }
 
     @Test(arguments: [[], ["tcsh"], ["bash", "zsh"]])

@@ -28,6 +28,26 @@ struct SystemdNotifyTests {
         #expect(await daemon.exitStatus() == 0)
     }
 
+    /// The MQTT link's state ends the status line: a broker down is shown with its reason, then connected.
+    @Test func statusShowsTheMQTTLink() async throws {
+        let folder = try BreezedProcess.makeFolder()
+        let notify = NotifySocket(folder: folder)
+        let port = Mosquitto.freePort()
+        let daemon = try await BreezedProcess(
+            folder: folder,
+            ["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern", "--mqtt", "mqtt://127.0.0.1:\(port)"],
+            environment: ["NOTIFY_SOCKET": notify.path])
+        let down = await notify.receive(timeout: 10) {
+            $0.contains { $0.hasPrefix("STATUS=Bern, Switzerland · manual · MQTT broker unreachable: ") }
+        }
+        #expect(down.contains { $0.hasPrefix("STATUS=Bern, Switzerland · manual · MQTT broker unreachable: ") }, "\(down)")
+        let broker = try await Mosquitto(port: port)
+        let up = await notify.receive(timeout: 45) { $0.contains("STATUS=Bern, Switzerland · manual · MQTT connected") }
+        #expect(up.contains("STATUS=Bern, Switzerland · manual · MQTT connected"), "\(up)")
+        await daemon.stop()
+        await broker.stop()
+    }
+
     /// A service manager that reads nothing (its queue holds ten datagrams here) must not stall the daemon: every
     /// city change changes STATUS, and each still gets its answer.
     @Test func aNotifySocketNobodyReadsNeverStallsTheDaemon() async throws {

@@ -157,8 +157,42 @@ import Testing
 
     @Test func unknownSettingsNameWhatIsKnown() {
         #expect(Self.message("[socket]\nmode=0600") == "[socket] mode: unknown setting: known keys are path, group, round_coordinates, max_clients")
-        #expect(Self.message("[web]\nbase=x") == "[web] base: unknown setting: known sections are gpsd, geoclue, location, data, socket, daemon")
-        #expect(Self.message("offline=true") == "offline: unknown setting: known sections are gpsd, geoclue, location, data, socket, daemon")
+        #expect(Self.message("[web]\nbase=x") == "[web] base: unknown setting: known sections are gpsd, geoclue, location, data, socket, daemon, mqtt")
+        #expect(Self.message("offline=true") == "offline: unknown setting: known sections are gpsd, geoclue, location, data, socket, daemon, mqtt")
+    }
+
+    @Test func theMQTTSection() throws {
+        #expect(DaemonConfiguration().mqtt.broker == nil)
+        let configuration = try Self.apply("""
+            [mqtt]
+            url = mqtts://pi@broker.lan
+            node = boat
+            topic_prefix = fleet
+            discovery_prefix = ha
+            discovery = false
+            password_file = /etc/breezed/mqtt-password
+            ca_file = /etc/ssl/broker.pem
+            keepalive = 30
+            precise = true
+            """)
+        let mqtt = configuration.mqtt
+        #expect(mqtt.broker?.host == "broker.lan" && mqtt.broker?.port == 8883 && mqtt.broker?.tls == true)
+        #expect(mqtt.broker?.username == "pi")
+        #expect(mqtt.nodeName == "boat" && mqtt.topicPrefix == "fleet" && mqtt.discoveryPrefix == "ha")
+        #expect(!mqtt.discovery && mqtt.precise && mqtt.keepalive == 30)
+        #expect(mqtt.passwordFile == "/etc/breezed/mqtt-password" && mqtt.caFile == "/etc/ssl/broker.pem")
+        #expect(!DaemonConfiguration().mqtt.precise)
+    }
+
+    @Test(arguments: [
+        ("[mqtt]\nurl=http://broker", "[mqtt] url: expected an mqtt:// or mqtts:// URL, found \"http://broker\""),
+        ("[mqtt]\nnode=a/b", "[mqtt] node: expected a node name of 1 to 64 letters, digits, '-', '_' or '.', found \"a/b\""),
+        ("[mqtt]\ntopic_prefix=#", "[mqtt] topic_prefix: expected a topic prefix of 1 to 64 letters, digits, '-', '_' or '.', found \"#\""),
+        ("[mqtt]\nkeepalive=4", "[mqtt] keepalive: expected a whole number from 5 to 3600, found \"4\""),
+        ("[mqtt]\npassword_file=relative", "[mqtt] password_file: expected an absolute path, found \"relative\""),
+    ])
+    func badMQTTValuesAreNamed(text: String, message: String) {
+        #expect(Self.message(text) == message)
     }
 
     @Test func theFirstBadLineIsTheOneReported() {

@@ -13,6 +13,16 @@ import Testing
         return try DaemonOptions.parse(["--config", folder.path + "/breezed.conf"] + flags).configuration()
     }
 
+    @Test func mqttFlagsOverTheFile() throws {
+        let configuration = try Self.configuration(
+            file: "[mqtt]\nurl = mqtt://old.lan\nnode = old\n", ["--mqtt", "mqtt://u:p@new.lan:1884", "--mqtt-node", "car"])
+        #expect(configuration.mqtt.broker?.host == "new.lan" && configuration.mqtt.broker?.port == 1884)
+        #expect(configuration.mqtt.broker?.password == "p")
+        #expect(configuration.mqtt.nodeName == "car")
+        #expect(throws: UsageError.self) { try DaemonOptions.parse(["--mqtt", "ftp://x"]) }
+        #expect(throws: UsageError.self) { try DaemonOptions.parse(["--mqtt-node", "a+b"]) }
+    }
+
     @Test func noArgumentsRunWithTheDefaultFile() throws {
         let options = try DaemonOptions.parse([])
         #expect(options.action == .run)

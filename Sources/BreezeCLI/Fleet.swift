@@ -1,0 +1,156 @@
+import BreezeCore
+import BreezeMQTT
+import BreezeProtocol
+import FoundationEssentials
+import Glibc
+
+/// `breezectl fleet --mqtt URL`: every breezed publishing to a broker, from its retained topics: each node's place,
+/// the age of its fix, its AQI and whether it is online; `--watch` follows the changes.
+struct Fleet {
+    /// What one node has published.
+    struct Node: Equatable {
+        var name: String
+        var availability: String?
+        var location: JSONValue?
+        var air: JSONValue?
+    }
+
+    /// Nodes listed at most (a broker can hold any number of topics; the table stays readable, memory bounded).
+    static let maximumNodes = 4_096
+    static let prefix = "breeze"
+
+    var broker: MQTTBroker
+    var caFile: String?
+    var json: Bool
+    var watch: Bool
+    var timeout: Double
+    var output: TextOutput
+    var now: () -> Double = { Date().timeIntervalSince1970 }
+
+    func run() throws(CLIError) {
+        signal(SIGPIPE, SIG_IGN)
+        var nodes: [String: Node] = [:]
+        var listed = false
+        let marker = "breeze-fleet/\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        var changed: [String] = []
+        do throws(MQTTError) {
+            let session = try MQTTSession(clientID: "breezectl-fleet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            if let username = broker.username { try session.setCredentials(username: username, password: broker.password) }
+            if broker.tls { try session.setTLS(caFile: caFile) }
+            session.onMessage = { message in
+                if message.topic == marker {
+                    listed = true
+                    return
+                }
+                guard let (node, name) = Self.split(message.topic),
+                    nodes[node] != nil || nodes.count < Self.maximumNodes
+                else { return }
+                var entry = nodes[node] ?? Node(name: node)
+                let text = String(decoding: message.payload, as: UTF8.self)
+                switch name {
+                case "availability": entry.availability = text.isEmpty ? nil : text
+                case "location": entry.location = try? JSONValue.parse(text)
+                case "air": entry.air = try? JSONValue.parse(text)
+                default: return
+                }
+                if nodes[node] != entry {
+                    nodes[node] = entry
+                    changed.append(node)
+                }
+            }
+            try session.connect(host: broker.host, port: broker.port, keepalive: 30)
+            let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+            var subscribed = false
+            while !listed {
+                guard ContinuousClock.now < deadline else {
+                    throw MQTTError(.unreachable, "no answer from \(broker) within \(printfFormat("%g", timeout)) s")
+                }
+                _ = try session.service(wakeFD: -1, timeout: 0.1)
+                if !subscribed, session.connack == 0 {
+                    subscribed = true
+                    for name in ["availability", "location", "air"] { try session.subscribe("\(Self.prefix)/+/\(name)") }
+                    // The broker sends the retained messages of a subscription before anything published after
+                    // it: this message, to ourselves, marks the end of the list.
+                    try session.subscribe(marker)
+                    try session.publish(topic: marker, payload: [], qos: 0, retain: false)
+                }
+            }
+            changed.removeAll()
+            output.write(render(nodes.values.sorted { $0.name < $1.name }, header: true))
+            guard watch else {
+                session.disconnect()
+                return
+            }
+            while true {
+                _ = try session.service(wakeFD: -1, timeout: 1)
+                guard !changed.isEmpty else { continue }
+                let nodesChanged = Set(changed).sorted().compactMap { nodes[$0] }
+                changed.removeAll()
+                output.write(render(nodesChanged, header: false))
+            }
+        } catch {
+            throw CLIError(.unreachable, "the MQTT broker \(broker): \(error.message)")
+        }
+    }
+
+    /// `breeze/<node>/<name>` → (node, name).
+    static func split(_ topic: String) -> (String, String)? {
+        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == Substring(prefix), !parts[1].isEmpty else { return nil }
+        return (String(parts[1]), String(parts[2]))
+    }
+
+    /// Seconds since the node's fix; nil without one (a selected or fallback city has none).
+    func fixAge(_ node: Node) -> Double? {
+        guard let text = node.location?["time"]?.stringValue,
+            let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        else { return nil }
+        return max(0, now() - date.timeIntervalSince1970)
+    }
+
+    func object(_ node: Node) -> JSONValue {
+        let location = node.location
+        return .object([
+            ("class", .string("NODE")), ("node", .string(node.name)),
+            ("availability", node.availability.map(JSONValue.string) ?? .null),
+            ("place", location?["name"] ?? .null),
+            ("latitude", location?["latitude"] ?? .null), ("longitude", location?["longitude"] ?? .null),
+            ("source", location?["source"] ?? .null), ("fix_time", location?["time"] ?? .null),
+            ("fix_age_s", fixAge(node).map { .number($0.rounded()) } ?? .null),
+            ("us_aqi", node.air?["us_aqi"] ?? .null),
+        ])
+    }
+
+    func render(_ nodes: [Node], header: Bool) -> String {
+        if json { return nodes.map { object($0).encoded() + "\n" }.joined() }
+        if header && nodes.isEmpty { return "No breezed publishes to this broker.\n" }
+        var text = header ? Self.row(["NODE", "AVAILABILITY", "PLACE", "FIX AGE", "AQI"]) : ""
+        for node in nodes {
+            let place = node.location?["name"]?.displayText ?? "—"
+            let age = fixAge(node).map(Self.age) ?? "—"
+            let aqi = node.air?["us_aqi"]?.numberValue.map { TerminalText.whole($0) } ?? "—"
+            text += Self.row([
+                TerminalText.escaped(node.name), node.availability.map(TerminalText.escaped) ?? "unknown", place, age, aqi,
+            ])
+        }
+        return text
+    }
+
+    static func row(_ columns: [String]) -> String {
+        let widths = [16, 13, 32, 9]
+        var line = ""
+        for (index, column) in columns.enumerated() {
+            line += index < widths.count ? column.padded(toLength: widths[index]) + " " : column
+        }
+        return line.trimmingSpaces() + "\n"
+    }
+
+    static func age(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<90: "\(Int(seconds)) s"
+        case ..<5_400: "\(Int(seconds / 60)) min"
+        case ..<172_800: "\(Int(seconds / 3_600)) h"
+        default: "\(Int(seconds / 86_400)) d"
+        }
+    }
+}
