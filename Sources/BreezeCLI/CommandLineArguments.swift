@@ -11,6 +11,8 @@ struct CommandLineArguments {
     var i3bar = false
     /// `watch --once`: one line for the current state, then exit.
     var once = false
+    /// `search --interactive`: the full-screen view.
+    var interactive = false
     /// Seconds to wait for the daemon; nil: `defaultTimeout`.
     var timeout: Double?
     var help = false
@@ -54,6 +56,7 @@ struct CommandLineArguments {
                 case "--waybar": parsed.waybar = true
                 case "--i3bar": parsed.i3bar = true
                 case "--once": parsed.once = true
+                case "--interactive": parsed.interactive = true
                 case "-h", "--help": parsed.help = true
                 case "--version": parsed.version = true
                 default: throw CLIError(.usage, "unknown option \"\(argument)\"")
@@ -68,7 +71,8 @@ struct CommandLineArguments {
                     continue
                 }
                 guard let subcommand = Subcommand(rawValue: argument) else {
-                    throw CLIError(.usage, "unknown subcommand \"\(argument)\"")
+                    let hint = Subcommand.suggestion(for: argument).map { "; did you mean \($0)?" } ?? ""
+                    throw CLIError(.usage, "unknown subcommand \"\(TerminalText.escaped(argument))\"\(hint)")
                 }
                 parsed.subcommand = subcommand
             case .plain(let argument):
@@ -78,6 +82,9 @@ struct CommandLineArguments {
         guard !parsed.help else { return parsed }
         if (parsed.format != nil || parsed.waybar || parsed.i3bar || parsed.once) && parsed.subcommand != .watch {
             throw CLIError(.usage, "--format, --waybar, --i3bar and --once go with watch")
+        }
+        if parsed.interactive && parsed.subcommand != .search {
+            throw CLIError(.usage, "--interactive goes with search")
         }
         if parsed.waybar && parsed.i3bar { throw CLIError(.usage, "--waybar and --i3bar: one or the other") }
         if parsed.once && (parsed.json || (parsed.format == nil && !parsed.waybar && !parsed.i3bar)) {

@@ -147,6 +147,40 @@ public final class ControlConnection {
         }
     }
 
+    /// The socket, for a caller that waits on it with others (the interactive search's poll loop).
+    var descriptor: Int32 { fd }
+
+    /// The objects one read brings (call it when `descriptor` is readable, so that it does not block); nil when
+    /// the daemon has closed the connection. Lines it leaves unfinished wait for the next read.
+    func receiveAvailable() throws(CLIError) -> [JSONValue]? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) } }
+        if count < 0 {
+            let code = errno
+            if code == EAGAIN || code == EWOULDBLOCK { return [] }
+            if code == ECONNRESET { return nil }
+            throw CLIError(.unreachable, "lost the connection to breezed: \(String(cString: strerror(code)))")
+        }
+        if count == 0 { return nil }
+        for event in framer.push(buffer[0..<count]) {
+            switch event {
+            case .line(let line): pending.append(line)
+            case .tooLong: throw CLIError(.failure, "breezed sent a line over \(Self.maximumLineLength >> 20) MiB")
+            case .invalidText: throw CLIError(.failure, "breezed sent a line that is not UTF-8 text")
+            }
+        }
+        var objects: [JSONValue] = []
+        while !pending.isEmpty {
+            let line = pending.removeFirst()
+            do throws(ProtocolError) {
+                objects.append(try JSONValue.parse(line))
+            } catch {
+                throw CLIError(.failure, "breezed sent a line that is not JSON: \(TerminalText.escaped(error.message))")
+            }
+        }
+        return objects
+    }
+
     /// Whether a line, or the end of the connection, is there to read within `seconds` (`watch` redraws its line
     /// when nothing came for a while, so that the ages it shows stay true).
     public func hasInput(within seconds: Double) -> Bool {

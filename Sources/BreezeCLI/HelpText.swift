@@ -42,31 +42,52 @@ enum HelpText {
             """
     }
 
+    /// `breezectl help <subcommand>`: OVERVIEW, USAGE (and more about it), ARGUMENTS, OPTIONS (its own, then the
+    /// global ones), EXAMPLES.
     static func subcommand(_ command: Subcommand) -> String {
-        var options = globalOptions
-        if command == .watch {
-            options = """
-                  --format <text>         Print this text per update (with --waybar or --i3bar: their text), with
-                \(tokenLines)
-                                          An unknown {token} is a usage error.
-                  --waybar                Print Waybar custom-module JSON: text, tooltip (each dataset's state,
-                                          age and reason), class (the state when not fresh, then the AQI
-                                          category), alt (the first class), percentage (the AQI of 0-500).
-                  --i3bar                 Print i3status-rust custom-block JSON: text, state.
-                  --once                  Print the current state as one line and exit (for polling bars).
-                                          Without --once, watch outlives breezed: while it cannot be reached
-                                          the line says so, and it connects again within 30 s.
-                """ + "\n" + globalOptions
+        let help = command.help
+        var text = "OVERVIEW: \(help.abstract)\n\n"
+        text += "USAGE: breezectl \(help.usage)\n\n"
+        if let discussion = help.discussion { text += wrapped(discussion, indent: 2) + "\n\n" }
+        if !help.arguments.isEmpty {
+            text += "ARGUMENTS:\n"
+            for (name, description) in help.arguments {
+                let label = "  " + name
+                if label.count > 24 {
+                    text += label + "\n" + wrapped(description, indent: 26) + "\n"
+                } else {
+                    let lines = wrapped(description, indent: 26)
+                    text += label.padded(toLength: 26) + lines.dropFirst(26) + "\n"
+                }
+            }
+            text += "\n"
         }
-        return """
-            OVERVIEW: \(command.abstract)
+        text += "OPTIONS:\n"
+        if let options = help.options { text += options + "\n" }
+        text += globalOptions + "\n"
+        if !help.examples.isEmpty {
+            text += "\nEXAMPLES:\n"
+            for (line, description) in help.examples {
+                text += "  " + line + "\n" + wrapped(description.prefix(1).uppercased() + description.dropFirst() + ".", indent: 6) + "\n"
+            }
+        }
+        return text + "\n"
+    }
 
-            USAGE: breezectl \(command.usage)
-
-            OPTIONS:
-            \(options)
-
-            """
+    /// `text` in lines of at most 100 columns, each indented by `indent` spaces.
+    static func wrapped(_ text: String, indent: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && indent + line.count + 1 + word.count > 100 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        let margin = String(repeating: " ", count: indent)
+        return lines.map { margin + $0 }.joined(separator: "\n")
     }
 
     /// `--format`'s tokens, wrapped to the options' column.

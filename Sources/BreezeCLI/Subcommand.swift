@@ -1,51 +1,69 @@
 import BreezeCore
 
-/// breezectl's subcommands, each with its usage and a one-line abstract.
+/// breezectl's subcommands by name; each one's help, parsing and run are in its type (`command`).
 enum Subcommand: String, CaseIterable {
     case status, `where`, air, pollen, climate, weather, watch, search, lookup, select, here, saved, popular, location, refresh
+
+    /// The type that parses and runs it.
+    var command: any BreezectlCommand.Type {
+        switch self {
+        case .status: StatusCommand.self
+        case .where: WhereCommand.self
+        case .air: AirCommand.self
+        case .pollen: PollenCommand.self
+        case .climate: ClimateCommand.self
+        case .weather: WeatherCommand.self
+        case .watch: WatchCommand.self
+        case .search: SearchCommand.self
+        case .lookup: LookupCommand.self
+        case .select: SelectCommand.self
+        case .here: HereCommand.self
+        case .saved: SavedCommand.self
+        case .popular: PopularCommand.self
+        case .location: LocationCommand.self
+        case .refresh: RefreshCommand.self
+        }
+    }
+
+    var help: CommandHelp { command.help }
 
     /// The dataset it shows, for `air`, `pollen`, `climate` and `weather`.
     var dataset: Dataset? { Dataset(rawValue: rawValue) }
 
-    var usage: String {
-        switch self {
-        case .search: "search <query>"
-        case .lookup: "lookup <latitude> <longitude>"
-        case .select: "select <id-or-query>"
-        case .saved: "saved [list | add <id-or-query> | remove <id>]"
-        case .location: "location on|off"
-        case .watch: "watch [--json | --format <text> | --waybar | --i3bar] [--once]"
-        default: rawValue
-        }
-    }
+    var usage: String { help.usage }
 
-    var abstract: String {
-        switch self {
-        case .status: "Show everything: place, permission, air quality, pollen, climate, weather."
-        case .where: "Show where the machine is (or the selected city)."
-        case .air: "Show the air quality: US AQI and six pollutants."
-        case .pollen: "Show pollen levels."
-        case .climate: "Show today's maximum temperature across the decades."
-        case .weather: "Show the weather now and the forecast for 7 days."
-        case .watch: "Print a line per update until interrupted."
-        case .search: "Search cities by name (at least 2 characters)."
-        case .lookup: "Name the place at a latitude and longitude."
-        case .select: "Use a city instead of the machine's position."
-        case .here: "Go back to the machine's own position."
-        case .saved: "List, add or remove saved cities."
-        case .popular: "List popular cities."
-        case .location: "Switch the use of this machine's position on or off."
-        case .refresh: "Fetch the data for the current place now and wait for every answer."
-        }
-    }
+    var abstract: String { help.abstract }
 
     /// The positional arguments it takes.
-    var arity: ClosedRange<Int> {
-        switch self {
-        case .search, .select, .location: 1...1
-        case .lookup: 2...2
-        case .saved: 0...2
-        default: 0...0
+    var arity: ClosedRange<Int> { help.arity }
+
+    /// The subcommand a mistyped name was most likely meant to be: the closest name within one edit for names of up
+    /// to four letters, two for longer ones (a swap of neighbours is one edit: `stauts` → `status`).
+    static func suggestion(for typed: String) -> String? {
+        let names = allCases.map(\.rawValue) + ["completion", "help"]
+        let word = typed.lowercased()
+        let limit = word.count <= 4 ? 1 : 2
+        let scored = names.map { (name: $0, distance: editDistance(Array(word), Array($0))) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= limit else { return nil }
+        return best.name
+    }
+
+    /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        // Far longer than any subcommand: no suggestion, and no quadratic work on a long argument.
+        guard a.count <= 64, b.count <= 64 else { return Int.max }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
         }
+        return table[a.count][b.count]
     }
 }

@@ -53,10 +53,12 @@ final class ReadOnlyRequests: Sendable {
                 return [savedList()]
             case .search:
                 let (query, limit) = try searchArguments(request)
-                if let geocoding, geocoding.canSearchNow { return nil }
+                let wantsOnline = try request.bool("online", default: true)
+                if wantsOnline, let geocoding, geocoding.canSearchNow { return nil }
                 // Online search off, or it would be refused now (its budget spent, its slots taken): the offline
                 // answer, saying why nothing came from the web.
-                let online = geocoding == nil ? "off" : "failed: \(WebError.Code.overBudget.rawValue)"
+                // Not asked for (`online` false) is "off", as online search switched off is.
+                let online = geocoding == nil || !wantsOnline ? "off" : "failed: \(WebError.Code.overBudget.rawValue)"
                 return [Self.places(citySearch.search(query, limit: limit).map(\.place),
                                     extra: [("query", .string(query)), ("online", .string(online))])]
             case .select, .here, .location, .refresh:
@@ -67,13 +69,13 @@ final class ReadOnlyRequests: Sendable {
         }
     }
 
-    /// A search, online too when the daemon has online search: the offline matches first, then new ones from the
+    /// A search, online too when the daemon has online search and the request does not say `online` false: the offline matches first, then new ones from the
     /// web up to `limit`. The web's failure is part of the answer (`online`), not an error.
     func search(_ request: ProtocolRequest) async throws(ProtocolError) -> JSONValue {
         let (query, limit) = try searchArguments(request)
         var places = citySearch.search(query, limit: limit).map(\.place)
         var online = "off"
-        if let geocoding {
+        if let geocoding, try request.bool("online", default: true) {
             do throws(WebError) {
                 let found = try await geocoding.search(query, count: limit)
                 online = "ok"

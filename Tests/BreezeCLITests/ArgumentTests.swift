@@ -34,9 +34,14 @@ import Glibc
         (["lookup", "north", "7.4"], "lookup takes two numbers: breezectl lookup <latitude> <longitude>"),
         (["location", "maybe"], "location takes on or off, not \"maybe\""),
         (["saved", "clear"], "saved takes list, add or remove, not \"clear\""),
-        (["saved", "add"], "usage: breezectl saved [list | add <id-or-query> | remove <id>]"),
-        (["saved", "remove", "Bern"], "saved remove takes a city id"),
-        (["saved", "list", "x", "y"], "usage: breezectl saved [list | add <id-or-query> | remove <id>]"),
+        (["saved", "add"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
+        (["saved", "list", "x"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
+        (["saved", "list", "x", "y"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
+        (["stauts"], "unknown subcommand \"stauts\"; did you mean status?"),
+        (["serach", "zur"], "unknown subcommand \"serach\"; did you mean search?"),
+        (["help", "wathc"], "unknown subcommand \"wathc\"; did you mean watch?"),
+        (["Popular"], "unknown subcommand \"Popular\"; did you mean popular?"),
+        (["lookup", "--", "47.4"], "usage: breezectl lookup <latitude> <longitude>"),
         (["--units", "k", "air"], "--units is c or f, not \"k\""),
         (["--timeout", "0", "air"], "--timeout is a number of seconds above 0 and up to 86400, not \"0\""),
         (["--timeout", "86401", "air"], "--timeout is a number of seconds above 0 and up to 86400, not \"86401\""),
@@ -83,6 +88,32 @@ import Glibc
         #expect(!run.output.contains("--waybar"))
     }
 
+    @Test(arguments: ["status", "where", "air", "pollen", "climate", "weather", "watch", "search", "lookup", "select",
+                      "here", "saved", "popular", "location", "refresh"])
+    func everySubcommandHasHelpWithExamples(name: String) {
+        for arguments in [["help", name], [name, "--help"]] {
+            let run = Self.run(arguments)
+            #expect(run.status == 0)
+            #expect(run.output.contains("\nUSAGE: breezectl \(name)"), "\(run.output)")
+            #expect(run.output.contains("\nEXAMPLES:\n  breezectl "), "\(run.output)")
+            #expect(run.errors == "")
+        }
+    }
+
+    @Test(arguments: [("select", "  <id-or-query>           A GeoNames id"), ("saved", "  remove <id-or-name>     Remove a saved city")])
+    func helpDescribesTheArguments(name: String, line: String) {
+        let help = Self.run(["help", name]).output
+        #expect(help.contains("\nARGUMENTS:\n"), "\(help)")
+        #expect(help.contains(line), "\(help)")
+    }
+
+    @Test(arguments: [["fly"], ["xyzzy"], ["completely-else"]])
+    func aNameFarFromEverySubcommandGetsNoSuggestion(arguments: [String]) {
+        let run = Self.run(arguments)
+        #expect(run.status == 64)
+        #expect(!run.errors.contains("did you mean"), "\(run.errors)")
+    }
+
     @Test func helpForWatchListsItsOwnOptions() {
         let run = Self.run(["help", "watch"])
         #expect(run.output.contains("  --waybar                Print Waybar custom-module JSON"))
@@ -109,10 +140,12 @@ import Glibc
         #expect(run.status == 69)
     }
 
-    @Test func aNegativeNumberIsAValueNotAnOption() {
+    @Test(arguments: [["lookup", "-33.8688", "151.2093"], ["lookup", "--", "-33.8688", "151.2093"],
+                      ["lookup", "--", "47.4", "8.6"], ["--", "lookup", "-22.9", "-43.2"]])
+    func aNegativeNumberIsAValueNotAnOption(arguments: [String]) {
         // Validated and sent: the run fails only because no daemon listens.
-        let run = Self.run(["--socket", Self.nowhere, "lookup", "-33.8688", "151.2093"])
-        #expect(run.status == 69)
+        let run = Self.run(["--socket", Self.nowhere] + arguments)
+        #expect(run.status == 69, "\(run.errors)")
     }
 }
 
@@ -173,6 +206,12 @@ import Glibc
         #expect(request["city"] == .number(42))
     }
 
+    @Test func lookupAfterDoubleDashSendsBothNumbers() throws {
+        let request = try Self.firstRequest(["lookup", "--", "-22.9", "-43.2"])
+        #expect(request["latitude"] == .number(-22.9))
+        #expect(request["longitude"] == .number(-43.2))
+    }
+
     @Test func searchSendsTheQueryAsTyped() throws {
         let request = try Self.firstRequest(["search", "San Fr"])
         #expect(request["command"] == .string("search"))
@@ -187,3 +226,67 @@ import Glibc
         #expect(try Self.firstRequest(["popular"])["command"] == .string("popular"))
     }
 }
+
+/// `saved remove` with a name: the saved list is read, and the one city called so removed by its id.
+@Suite struct SavedRemoveTests {
+    static let savedList = #"{"class":"SAVED","places":[{"class":"PLACE","name":"Zürich, Switzerland","city":"Zürich","#
+        + #""country":"Switzerland","geoname_id":2657896},{"class":"PLACE","name":"Oslo, Norway","city":"Oslo","#
+        + #""country":"Norway","geoname_id":3143244},{"class":"PLACE","name":"Portland, Oregon, United States","#
+        + #""city":"Portland","geoname_id":5746545},{"class":"PLACE","name":"Portland, Maine, United States","#
+        + #""city":"Portland","geoname_id":4975802}],"id":1}"#
+
+    /// Runs `saved remove <name>` against a daemon that answers the list with `savedList`; returns the run and the
+    /// requests it received.
+    static func remove(_ name: String) throws -> (BreezectlRun, [JSONValue]) {
+        let received = Collected()
+        let daemon = FakeDaemon { fd in
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while read(fd, &byte, 1) == 1 {
+                guard byte == 0x0A else {
+                    line.append(byte)
+                    continue
+                }
+                let text = String(decoding: line, as: UTF8.self)
+                line = []
+                received.append(text + "\n")
+                guard let request = try? JSONValue.parse(text) else { return }
+                let id = request["id"]?.numberValue.map { Int($0) } ?? 0
+                if request["action"] == .string("list") {
+                    FakeDaemon.write(fd, savedList.replacingOccurrences(of: "\"id\":1}", with: "\"id\":\(id)}") + "\n")
+                } else {
+                    FakeDaemon.write(fd, #"{"class":"SAVED","places":[],"id":\#(id)}"# + "\n")
+                }
+            }
+        }
+        defer { daemon.stop() }
+        let run = try #require(BreezectlConnectionTests.breezectl(["--socket", daemon.path, "--timeout", "5", "saved", "remove", name]))
+        let requests = received.value.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
+        return (run, requests)
+    }
+
+    @Test(arguments: [("zurich", 2657896), ("Zürich, Switzerland", 2657896), ("OSLO", 3143244), (" oslo ", 3143244)])
+    func aNameRemovesTheSavedCityOfThatName(name: String, id: Int) throws {
+        let (run, requests) = try Self.remove(name)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(requests.count == 2)
+        #expect(requests.first?["action"] == .string("list"))
+        #expect(requests.last?["action"] == .string("remove"))
+        #expect(requests.last?["city"] == .number(Double(id)))
+    }
+
+    @Test func aNameNoSavedCityHasFailsWithoutRemoving() throws {
+        let (run, requests) = try Self.remove("Bern")
+        #expect(run.status == 1)
+        #expect(run.errors.contains("no saved city is called \"Bern\""), "\(run.errors)")
+        #expect(!requests.contains { $0["action"] == .string("remove") })
+    }
+
+    @Test func aNameSeveralSavedCitiesHaveAsksForTheId() throws {
+        let (run, requests) = try Self.remove("portland")
+        #expect(run.status == 64)
+        #expect(run.errors.contains("(5746545)") && run.errors.contains("(4975802)"), "\(run.errors)")
+        #expect(!requests.contains { $0["action"] == .string("remove") })
+    }
+}
+

@@ -1,0 +1,55 @@
+import BreezeCore
+import BreezeProtocol
+
+/// What every subcommand runs with: the parsed command line, the socket, how to render, where to write.
+struct CommandContext {
+    var arguments: CommandLineArguments
+    var subcommand: Subcommand
+    var socket: String
+    var dashboard: Dashboard
+    var output: TextOutput
+    /// Standard output is a terminal: `refresh` shows a progress line there.
+    var isTerminal = false
+    /// The environment breezectl runs in (`NO_COLOR`, `TERM` for the interactive search).
+    var environment: [String: String] = [:]
+
+    var json: Bool { arguments.json }
+
+    /// How long to wait for breezed.
+    var timeout: Double { arguments.timeout ?? CommandLineArguments.defaultTimeout }
+
+    var renderer: ReplyRenderer {
+        ReplyRenderer(
+            subcommand: subcommand, json: json, dashboard: dashboard, format: arguments.format,
+            waybar: arguments.waybar, i3bar: arguments.i3bar)
+    }
+
+    /// A connection to breezed, each wait bounded by `--timeout`.
+    func connect() throws(CLIError) -> ControlConnection {
+        try ControlConnection(path: socket, timeout: timeout)
+    }
+
+    /// Sends one request and prints its reply as the subcommand does.
+    func request(_ command: String, _ requestArguments: [(String, JSONValue)] = []) throws(CLIError) {
+        let connection = try connect()
+        let id = try connection.send(command, requestArguments)
+        output.write(renderer.reply(try connection.reply(to: id)))
+    }
+
+    /// A city given as a GeoNames id or a query.
+    static func cityArgument(_ text: String) -> (String, JSONValue) {
+        if let id = Int(text) { return ("city", .number(Double(id))) }
+        return ("query", .string(text))
+    }
+
+    /// The current objects by class: `status`, then `version`, whose reply marks the end of the snapshot.
+    func snapshot(_ connection: ControlConnection) throws(CLIError) -> [String: JSONValue] {
+        let id = try connection.send("status")
+        let end = try connection.send("version")
+        var objects: [String: JSONValue] = [:]
+        for object in try connection.replies(to: id, until: end) {
+            if let className = object["class"]?.stringValue { objects[className] = ReplyRenderer.withoutID(object) }
+        }
+        return objects
+    }
+}

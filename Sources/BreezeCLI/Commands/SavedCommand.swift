@@ -1,0 +1,90 @@
+import BreezeCore
+import BreezeProtocol
+import Foundation
+
+/// `breezectl saved`: the saved cities, listed, added to or removed from.
+struct SavedCommand: BreezectlCommand {
+    static let help = CommandHelp(
+        abstract: "List, add or remove saved cities.",
+        usage: "saved [list | add <id-or-query> | remove <id-or-name>]",
+        arity: 0...2,
+        arguments: [
+            ("list", "The saved cities, with their ids (what saved alone does)."),
+            ("add <id-or-query>", "Save a city: a GeoNames id, or a name (its best match)."),
+            ("remove <id-or-name>", "Remove a saved city: its id, or its name as saved (\"Zurich\" or "
+                + "\"Zurich, Switzerland\", in any case, with or without accents)."),
+        ],
+        examples: [
+            ("breezectl saved add Oslo", "save the best match for \"Oslo\""),
+            ("breezectl saved", "list them"),
+            ("breezectl saved remove Oslo", "remove it by name"),
+            ("breezectl saved remove 3143244", "or by id"),
+        ])
+
+    enum Action: Equatable {
+        case list
+        case add(String)
+        case remove(String)
+    }
+
+    var action: Action
+
+    init(_ context: CommandContext) throws(CLIError) {
+        let positional = context.arguments.positional
+        switch positional.first {
+        case nil, "list":
+            guard positional.count <= 1 else { throw CLIError(.usage, "usage: breezectl \(Self.help.usage)") }
+            action = .list
+        case "add", "remove":
+            guard positional.count == 2 else { throw CLIError(.usage, "usage: breezectl \(Self.help.usage)") }
+            action = positional[0] == "add" ? .add(positional[1]) : .remove(positional[1])
+        case let other?:
+            throw CLIError(.usage, "saved takes list, add or remove, not \"\(other)\"")
+        }
+    }
+
+    func run(_ context: CommandContext) throws(CLIError) {
+        switch action {
+        case .list:
+            try context.request("saved", [("action", .string("list"))])
+        case .add(let city):
+            try context.request("saved", [("action", .string("add")), CommandContext.cityArgument(city)])
+        case .remove(let city):
+            let connection = try context.connect()
+            let id: Int
+            if let number = Int(city) {
+                id = number
+            } else {
+                let list = try connection.send("saved", [("action", .string("list"))])
+                id = try Self.savedID(named: city, in: try connection.reply(to: list))
+            }
+            let remove = try connection.send("saved", [("action", .string("remove")), ("city", .number(Double(id)))])
+            context.output.write(context.renderer.reply(try connection.reply(to: remove)))
+        }
+    }
+
+    /// The id of the one saved city called `name` (its city name or its full name, folded); none is a failure as
+    /// the daemon's `not-found` is, several a usage error listing them.
+    static func savedID(named name: String, in reply: JSONValue) throws(CLIError) -> Int {
+        guard case .array(let places)? = reply["places"] else { throw CLIError(.failure, "breezed sent no saved cities") }
+        let wanted = folded(name)
+        let matches = places.filter { place in
+            [place["city"], place["name"]].contains { $0?.stringValue.map(folded) == wanted }
+        }
+        let ids = matches.compactMap { $0["geoname_id"]?.numberValue.flatMap { Int(exactly: $0) } }
+        guard !ids.isEmpty else {
+            throw CLIError(.failure, "no saved city is called \"\(TerminalText.escaped(name))\" ('breezectl saved' lists them)")
+        }
+        guard ids.count == 1 else {
+            let listed = zip(matches, ids).map { "\($0["name"]?.displayText ?? "?") (\($1))" }
+            throw CLIError(.usage, "several saved cities are called \"\(TerminalText.escaped(name))\": "
+                + listed.joined(separator: ", ") + "; give the id")
+        }
+        return ids[0]
+    }
+
+    /// A name as compared: case and diacritics ignored, spaces around trimmed.
+    static func folded(_ name: String) -> String {
+        name.trimmingSpaces().folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}

@@ -1,0 +1,24 @@
+/// `breezectl select`: a city in place of the machine's position.
+struct SelectCommand: BreezectlCommand {
+    static let help = CommandHelp(
+        abstract: "Use a city instead of the machine's position.",
+        usage: "select <id-or-query>",
+        arity: 1...1,
+        arguments: [("<id-or-query>", "A GeoNames id (as search lists them), or a name: its best match is used.")],
+        discussion: "The city stays selected until 'breezectl here'; data is fetched for it at once.",
+        examples: [
+            ("breezectl select Zurich", "the best match for \"Zurich\""),
+            ("breezectl select 2657896", "the city with that GeoNames id"),
+            ("breezectl here", "back to the machine's own position"),
+        ])
+
+    var city: String
+
+    init(_ context: CommandContext) throws(CLIError) {
+        city = context.arguments.positional[0]
+    }
+
+    func run(_ context: CommandContext) throws(CLIError) {
+        try context.request("select", [CommandContext.cityArgument(city)])
+    }
+}

@@ -1,0 +1,46 @@
+import BreezeCore
+import BreezeProtocol
+
+/// The subcommands that print part of breezed's current state (`status`, `where`, `air`, `pollen`, `climate`,
+/// `weather`): the same request, each with its own help.
+protocol SnapshotCommand: BreezectlCommand {
+    init()
+}
+
+extension SnapshotCommand {
+    init(_ context: CommandContext) throws(CLIError) {
+        self.init()
+    }
+
+    func run(_ context: CommandContext) throws(CLIError) {
+        let connection = try context.connect()
+        let snapshot = try context.snapshot(connection)
+        context.output.write(context.renderer.snapshot(snapshot))
+        if let dataset = context.subcommand.dataset { try Self.requireData(dataset, in: snapshot) }
+    }
+
+    /// `air`, `pollen`, `climate`, `weather` succeed only with data, fresh or stale. Without it: 75 while trying
+    /// again may help (no place yet, loading, the fetch failed), 69 when it cannot (the provider has nothing
+    /// here, web requests are off); the reason goes to stderr, after what the dataset shows.
+    static func requireData(_ dataset: Dataset, in snapshot: [String: JSONValue]) throws(CLIError) {
+        let name = dataset == .air ? "air-quality" : dataset.rawValue
+        let object = snapshot[dataset.className]
+        let reason = object?["reason"]?.displayText.map { ": " + $0 } ?? ""
+        switch object?["state"]?.stringValue {
+        case "fresh", "stale":
+            return
+        case "unavailable":
+            throw CLIError(.unreachable, "no \(name) data for this place\(reason)")
+        case "offline":
+            let why = object?["reason"]?.displayText ?? "web requests are off"
+            throw CLIError(.unreachable, "no \(name) data: \(why)")
+        case "failed":
+            throw CLIError(.temporaryFailure, "no \(name) data: the fetch failed\(reason)")
+        default:
+            guard snapshot["LOCATION"]?["name"]?.stringValue != nil else {
+                throw CLIError(.temporaryFailure, "no \(name) data: no place yet")
+            }
+            throw CLIError(.temporaryFailure, "no \(name) data yet: it is being fetched")
+        }
+    }
+}

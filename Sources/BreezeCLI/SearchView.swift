@@ -1,0 +1,252 @@
+import BreezeCore
+import BreezeProtocol
+
+/// The interactive search as a state machine with no I/O: keys, replies, timers and the daemon's comings and
+/// goings go in (`handle`), requests to send and timers to start come out; `SearchScreen` draws it.
+///
+/// Before two characters are typed it lists "Use current location", the saved cities and the popular ones. Each
+/// change of the query asks for the offline results at once and, after `debounce` without typing, for the online
+/// ones, which are merged (marked) when they arrive. Every query change starts a new generation: an answer to an
+/// older one is dropped, so a slow answer cannot replace the results of what is typed now.
+struct SearchView {
+    /// A city as the view lists it, its text already made safe for the terminal.
+    struct City: Equatable {
+        var id: Int
+        var name: String
+        var region: String
+        var country: String
+        var population: Int?
+        /// Found by the online search only.
+        var online = false
+    }
+
+    enum Entry: Equatable {
+        case header(String)
+        case here
+        case city(City)
+    }
+
+    /// What a request was for, to route its reply.
+    enum Purpose: Equatable {
+        case popular, savedList, here
+        case offline(generation: Int)
+        case online(generation: Int)
+        case select(City)
+        case save(City)
+    }
+
+    enum Event {
+        case key(Key)
+        case reply(Purpose, JSONValue)
+        /// The pause in typing after `generation`'s last change has passed.
+        case debounceElapsed(generation: Int)
+        case connected
+        case daemonLost(String)
+        case resized(columns: Int, rows: Int)
+    }
+
+    enum Action: Equatable {
+        case send(String, [String: JSONValue], Purpose)
+        /// Start (or restart) the pause after which `debounceElapsed(generation)` comes.
+        case startDebounce(generation: Int)
+        /// Leave the view: `reply` is the `LOCATION` a selection got, printed as `select` prints it.
+        case finish(reply: JSONValue?)
+    }
+
+    /// The pause in typing before the online search is asked.
+    static let debounce = Duration.milliseconds(300)
+    /// The most results asked for.
+    static let limit = 20
+    /// The longest query kept: a city's name is far shorter.
+    static let maximumQueryLength = 200
+
+    private(set) var query = ""
+    private(set) var generation = 0
+    private(set) var popular: [City] = []
+    private(set) var saved: [City] = []
+    private(set) var offlineResults: [City] = []
+    private(set) var onlineResults: [City] = []
+    /// The generation `offlineResults` answer; the results shown are the latest ones answered.
+    private(set) var resultsGeneration = -1
+    /// About the online search of the current query: under way, failed.
+    private(set) var onlineNote: String?
+    /// A message for the person: saved, not permitted, the daemon gone.
+    private(set) var notice: String?
+    private(set) var daemonGone = false
+    /// The index of the selected entry among those that can be selected.
+    private(set) var selection = 0
+    var columns = 80
+    var rows = 24
+
+    var isSearching: Bool { query.trimmingSpaces().count >= 2 }
+
+    var results: [City] { offlineResults + onlineResults }
+
+    /// What the list shows, in order.
+    var entries: [Entry] {
+        guard isSearching else {
+            var entries: [Entry] = [.here]
+            if !saved.isEmpty { entries += [.header("Saved cities")] + saved.map(Entry.city) }
+            let others = popular.filter { city in !saved.contains { $0.id == city.id } }
+            if !others.isEmpty { entries += [.header("Popular cities")] + others.map(Entry.city) }
+            return entries
+        }
+        return results.map(Entry.city)
+    }
+
+    /// The entries that can be selected (all but headers).
+    var selectable: [Entry] {
+        entries.filter { if case .header = $0 { false } else { true } }
+    }
+
+    var selected: Entry? {
+        let selectable = self.selectable
+        return selectable.indices.contains(selection) ? selectable[selection] : nil
+    }
+
+    mutating func handle(_ event: Event) -> [Action] {
+        switch event {
+        case .key(let key): return handle(key)
+        case .reply(let purpose, let message): return handle(purpose, message)
+        case .debounceElapsed(let debounced):
+            guard debounced == generation, isSearching, !daemonGone else { return [] }
+            onlineNote = "Searching online…"
+            return [.send("search", Self.searchArguments(query, online: true), .online(generation: generation))]
+        case .connected:
+            let wasGone = daemonGone
+            daemonGone = false
+            if wasGone { notice = "breezed is back." }
+            var actions: [Action] = [
+                .send("popular", [:], .popular), .send("saved", ["action": .string("list")], .savedList),
+            ]
+            if isSearching { actions += queryChanged() }
+            return actions
+        case .daemonLost(let reason):
+            daemonGone = true
+            onlineNote = nil
+            notice = "breezed went away (\(TerminalText.escaped(reason))). Your query is kept; trying again…"
+            return []
+        case .resized(let columns, let rows):
+            self.columns = columns
+            self.rows = rows
+            return []
+        }
+    }
+
+    private mutating func handle(_ key: Key) -> [Action] {
+        switch key {
+        case .text(let text):
+            guard query.count + text.count <= Self.maximumQueryLength else { return [] }
+            query += text
+            return queryChanged()
+        case .backspace:
+            guard !query.isEmpty else { return [] }
+            query.removeLast()
+            return queryChanged()
+        case .clearLine:
+            guard !query.isEmpty else { return [] }
+            query = ""
+            return queryChanged()
+        case .up:
+            selection = max(selection - 1, 0)
+            return []
+        case .down:
+            selection = min(selection + 1, max(selectable.count - 1, 0))
+            return []
+        case .escape, .interrupt:
+            return [.finish(reply: nil)]
+        case .enter:
+            guard !daemonGone else { return [] }
+            switch selected {
+            case .here?:
+                notice = "Going back to this machine's position…"
+                return [.send("here", [:], .here)]
+            case .city(let city)?:
+                notice = "Selecting \(city.name)…"
+                return [.send("select", ["city": .number(Double(city.id))], .select(city))]
+            default:
+                return []
+            }
+        case .save:
+            guard !daemonGone, case .city(let city)? = selected else { return [] }
+            return [.send("saved", ["action": .string("add"), "city": .number(Double(city.id))], .save(city))]
+        }
+    }
+
+    /// A new generation: offline results asked for now, online ones after the pause.
+    private mutating func queryChanged() -> [Action] {
+        generation += 1
+        selection = 0
+        notice = daemonGone ? notice : nil
+        onlineNote = nil
+        guard isSearching, !daemonGone else { return [] }
+        return [
+            .send("search", Self.searchArguments(query, online: false), .offline(generation: generation)),
+            .startDebounce(generation: generation),
+        ]
+    }
+
+    static func searchArguments(_ query: String, online: Bool) -> [String: JSONValue] {
+        ["query": .string(query), "limit": .number(Double(limit)), "online": .bool(online)]
+    }
+
+    private mutating func handle(_ purpose: Purpose, _ message: JSONValue) -> [Action] {
+        if message["class"]?.stringValue == "ERROR" {
+            let text = message["message"]?.displayText ?? "breezed refused the request"
+            switch purpose {
+            case .offline(let answered), .online(let answered):
+                guard answered == generation else { return [] }
+                onlineNote = nil
+                notice = text
+            case .select, .here, .save:
+                notice = text
+            case .popular, .savedList:
+                break
+            }
+            return []
+        }
+        switch purpose {
+        case .popular:
+            popular = Self.cities(in: message, online: false)
+        case .savedList:
+            saved = Self.cities(in: message, online: false)
+        case .offline(let answered):
+            guard answered == generation else { return [] }
+            let keptSelection = resultsGeneration == generation
+            offlineResults = Self.cities(in: message, online: false)
+            // Online results that came first stay, less those the offline ones hold.
+            if resultsGeneration != generation { onlineResults = [] }
+            onlineResults.removeAll { city in offlineResults.contains { $0.id == city.id } }
+            resultsGeneration = generation
+            if !keptSelection { selection = 0 }
+        case .online(let answered):
+            guard answered == generation else { return [] }
+            if resultsGeneration != generation { offlineResults = [] }
+            resultsGeneration = generation
+            let found = Self.cities(in: message, online: true)
+            onlineResults = found.filter { city in !offlineResults.contains { $0.id == city.id } }
+            let state = message["online"]?.stringValue ?? "off"
+            onlineNote = state.hasPrefix("failed") ? "Online search failed (\(TerminalText.escaped(state))); offline results only." : nil
+        case .select, .here:
+            return [.finish(reply: message)]
+        case .save(let city):
+            saved = Self.cities(in: message, online: false)
+            notice = "Saved \(city.name)."
+        }
+        selection = min(selection, max(selectable.count - 1, 0))
+        return []
+    }
+
+    /// The cities of a `PLACES` or `SAVED` reply; a place without a usable id is left out (it cannot be selected).
+    static func cities(in message: JSONValue, online: Bool) -> [City] {
+        guard case .array(let places)? = message["places"] else { return [] }
+        return places.compactMap { place in
+            guard let number = place["geoname_id"]?.numberValue, let id = Int(exactly: number) else { return nil }
+            let name = place["city"]?.displayText ?? place["name"]?.displayText ?? "?"
+            let population = place["population"]?.numberValue.flatMap { Int(exactly: $0) }
+            return City(
+                id: id, name: name, region: place["admin1"]?.displayText ?? "",
+                country: place["country"]?.displayText ?? "", population: population, online: online)
+        }
+    }
+}
