@@ -61,8 +61,9 @@ let package = Package(
                 "BreezeProtocol", "BreezeServer",
             ]),
         .executableTarget(name: "breezed", dependencies: ["BreezeDaemon"]),
-        // breezectl: the command line, over the socket protocol only.
-        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem"]),
+        // breezectl: the command line, over the socket protocol.
+        // It reads the places index itself only for `search` and `lookup` while breezed is not running.
+        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezePlaces", "BreezeProtocol", "BreezeSystem"]),
         .executableTarget(name: "breezectl", dependencies: ["BreezeCLI"]),
 
         // Tools.
