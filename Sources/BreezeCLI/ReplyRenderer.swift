@@ -88,13 +88,14 @@ struct ReplyRenderer {
         }
     }
 
-    /// `search`, `popular`, `saved`: with `--json` a `PLACE` line per place, or the list's own object (its
-    /// `places` empty) when there is none, so that a script always reads something; as text a line per place,
-    /// and for `search` a last line when the online search failed.
+    /// `search`, `popular`, `saved`: with `--json` a `PLACE` line per place; for a `search` that found none, its
+    /// `PLACES` object with the empty list, so that a script always reads an answer (`saved` and `popular` print
+    /// nothing then, as they always have). As text a line per place, and for `search` a last line when the online
+    /// search failed.
     func places(_ reply: JSONValue) -> String {
         if json {
             guard case .array(let places)? = reply["places"] else { return "" }
-            return places.isEmpty ? jsonLine(reply) : places.map(jsonLine).joined()
+            return places.isEmpty && subcommand == .search ? jsonLine(reply) : places.map(jsonLine).joined()
         }
         let failure = Self.onlineFailure(reply)
         guard case .array(let places)? = reply["places"], !places.isEmpty else { return "No cities.\n" + failure }

@@ -38,7 +38,6 @@ import Glibc
     @Test func noResultsAsJSONAreTheEmptyList() {
         let reply = #"{"class":"PLACES","query":"qqqq","online":"ok","places":[],"id":3}"#
         #expect(Self.render(reply, "search", json: true) == #"{"class":"PLACES","query":"qqqq","online":"ok","places":[]}"# + "\n")
-        #expect(Self.render(#"{"class":"SAVED","places":[]}"#, "saved", json: true) == #"{"class":"SAVED","places":[]}"# + "\n")
     }
 
     @Test func aFailedOnlineSearchIsSaid() {
