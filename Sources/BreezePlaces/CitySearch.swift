@@ -97,23 +97,7 @@ public struct CitySearch: Sendable {
         let range = range ?? keyRange(prefix: name)
         guard !range.isEmpty else { return }
         func consider(_ reference: UInt32, exact: Bool) {
-            var alternate = reference & PlacesIndexFormat.alternateFlag != 0
-            var place = reference & ~PlacesIndexFormat.alternateFlag
-            var exact = exact
-            guard Int(place) < index.count else { return }
-            if let city = collapsedCity(ofPlace: Int(place), prefix: name) {
-                place = UInt32(city.place)
-                alternate = false
-                exact = city.exact
-            }
-            let weight: Double = switch (alternate, exact) {
-            case (false, true): 2
-            case (false, false): 1
-            case (true, true): 0.5
-            case (true, false): 0.1
-            }
-            scores.add(place, score: max(Double(index.population(ofPlace: Int(place))), 1) * weight,
-                       alternate: alternate)
+            score(reference, exact: exact, prefix: name, into: &scores)
         }
 
         if !filtered, limit <= Self.rankedPrefixDepth, let ranked = rankedMatches(prefix: name) {
@@ -126,6 +110,26 @@ public struct CitySearch: Sendable {
         } else {
             for key in range { consider(reference(key), exact: keyLength(key) == name.count) }
         }
+    }
+
+    /// Scores one key's place as matched by `prefix` (`exact`: the whole key).
+    private func score(_ reference: UInt32, exact: Bool, prefix: [UInt8], into scores: inout Scores) {
+        var alternate = reference & PlacesIndexFormat.alternateFlag != 0
+        var place = reference & ~PlacesIndexFormat.alternateFlag
+        var exact = exact
+        guard Int(place) < index.count else { return }
+        if let city = collapsedCity(ofPlace: Int(place), prefix: prefix) {
+            place = UInt32(city.place)
+            alternate = false
+            exact = city.exact
+        }
+        let weight: Double = switch (alternate, exact) {
+        case (false, true): 2
+        case (false, false): 1
+        case (true, true): 0.5
+        case (true, false): 0.1
+        }
+        scores.add(place, score: max(Double(index.population(ofPlace: Int(place))), 1) * weight, alternate: alternate)
     }
 
     /// For a city section whose city's own name starts with `prefix` too: the city, and whether its name is the
@@ -155,6 +159,16 @@ public struct CitySearch: Sendable {
             if at > 0 {
                 shared = keyRange(prefix: Array(name[..<at]), within: shared)
                 if shared.isEmpty { return }
+                if shared.count <= Self.slipScanLimit {
+                    // Few keys left: each is checked for one slip from here on, cheaper than searching for slips.
+                    for key in shared {
+                        let bytes = keyBytes(key)
+                        guard let length = Self.slipPrefixLength(of: name, in: bytes, from: at) else { continue }
+                        score(reference(key), exact: length == bytes.count, prefix: Array(bytes[..<length]),
+                              into: &scores)
+                    }
+                    return
+                }
             }
             if at < name.count {
                 variant.removeAll(keepingCapacity: true)
@@ -193,6 +207,34 @@ public struct CitySearch: Sendable {
                 shared = saved
             }
         }
+    }
+
+    /// At most this many keys sharing the start of a query are checked one by one for a slip rather than searched.
+    static let slipScanLimit = 64
+
+    /// When `name` is one slip (as `collectSlips` counts them, at `from` or later) from the first bytes of `key`,
+    /// which starts with name[..<from]: how many bytes of `key` the slipped name covers; else nil. A name that
+    /// `key` starts with as typed is not a slip.
+    static func slipPrefixLength(of name: [UInt8], in key: UnsafeRawBufferPointer, from: Int) -> Int? {
+        var at = from
+        while at < name.count, at < key.count, name[at] == key[at] { at += 1 }
+        guard at < name.count else { return nil }
+        func rest(_ nameFrom: Int, _ keyFrom: Int) -> Bool {
+            let count = name.count - nameFrom
+            guard keyFrom + count <= key.count else { return false }
+            for offset in 0..<count where name[nameFrom + offset] != key[keyFrom + offset] { return false }
+            return true
+        }
+        let letter = at < key.count && slipLetters.contains(key[at])
+        // A letter changed, left out of the name (the key has one more), typed extra, or two swapped.
+        if letter, rest(at + 1, at + 1) { return name.count }
+        if letter, rest(at, at + 1) { return name.count + 1 }
+        if name.count - 1 >= minimumQueryLength, rest(at + 1, at) { return name.count - 1 }
+        if at + 1 < name.count, at + 1 < key.count, name[at] != name[at + 1], key[at] == name[at + 1],
+            key[at + 1] == name[at], rest(at + 2, at + 2) {
+            return name.count
+        }
+        return nil
     }
 
     /// The letters a slip may change or add.
