@@ -1,7 +1,7 @@
 /// How many terminal columns text takes: East Asian wide and fullwidth characters two, combining marks and
 /// zero-width characters none, the rest one (as wcwidth does, from the Unicode properties the standard library has).
-enum DisplayWidth {
-    static func columns(of text: String) -> Int {
+package enum DisplayWidth {
+    package static func columns(of text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + columns(of: $1) }
     }
 

@@ -1,5 +1,5 @@
 /// A key the interactive search acts on.
-enum Key: Equatable, Sendable {
+package enum Key: Equatable, Sendable {
     /// Text typed (printable characters, one or more).
     case text(String)
     case enter, backspace, up, down
@@ -16,17 +16,19 @@ enum Key: Equatable, Sendable {
 /// Turns the bytes a terminal in raw mode sends into keys: UTF-8 text, control keys, and the escape sequences of
 /// the arrow keys (`ESC [ A`, `ESC O A`). A sequence or character split between two reads waits for the rest; an
 /// Escape with nothing after it is a key of its own once `flushEscape` says no sequence followed.
-struct KeyReader {
+package struct KeyReader {
+    package init() {}
+
     /// Bytes kept for an unfinished sequence: far more than any key's.
     static let maximumPending = 32
 
     private var pending: [UInt8] = []
 
     /// An Escape (or the start of a sequence) waits for more bytes.
-    var isWaiting: Bool { !pending.isEmpty }
+    package var isWaiting: Bool { !pending.isEmpty }
 
     /// The keys `bytes` complete.
-    mutating func push(_ bytes: some Sequence<UInt8>) -> [Key] {
+    package mutating func push(_ bytes: some Sequence<UInt8>) -> [Key] {
         pending += bytes
         var keys: [Key] = []
         var index = 0
@@ -71,7 +73,14 @@ struct KeyReader {
             case 0x00..<0x20: index += 1
             case 0x20..<0x80: add(.text(String(UnicodeScalar(byte)))); index += 1
             default:
-                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                // A byte that cannot start a character, or a start not followed by continuation bytes, is dropped
+                // alone: what follows it is read as it is.
+                let length = byte >= 0xF8 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                let continuation = pending[(index + 1)..<min(index + length, pending.count)]
+                if length == 1 || continuation.contains(where: { $0 & 0xC0 != 0x80 }) {
+                    index += 1
+                    continue
+                }
                 guard index + length <= pending.count else { break scan }
                 if let text = String(validating: pending[index..<index + length], as: UTF8.self),
                     text.unicodeScalars.allSatisfy({ $0.value >= 0xA0 })
@@ -86,7 +95,7 @@ struct KeyReader {
     }
 
     /// What is left when no more bytes came in time: a lone Escape is the Escape key; anything else is dropped.
-    mutating func flushEscape() -> [Key] {
+    package mutating func flushEscape() -> [Key] {
         defer { pending = [] }
         return pending.first == 0x1B ? [.escape] : []
     }

@@ -1,12 +1,12 @@
 /// Draws a `SearchView` as one write of ANSI sequences: the search line, a rule, the list (scrolled to keep the
 /// selection in sight), a status line and the keys; the cursor left at the end of the query. No I/O.
-enum SearchScreen {
+package enum SearchScreen {
     static let prompt = "Search: "
     static let keys = "Up/Down move  Enter select  Ctrl-S save  Ctrl-U clear  Esc leave"
 
     /// The screen for `view`; with `color`, the selection in reverse video, headers in bold, online marks and
     /// notices in colour; without, plain text (the selection marked by ">").
-    static func draw(_ view: SearchView, color: Bool) -> String {
+    package static func draw(_ view: SearchView, color: Bool) -> String {
         let columns = max(view.columns, 1)
         let rows = max(view.rows, 1)
         func style(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
@@ -97,7 +97,7 @@ enum SearchScreen {
     }
 
     /// "421,878".
-    static func grouped(_ number: Int) -> String {
+    package static func grouped(_ number: Int) -> String {
         let digits = String(number.magnitude)
         var text = ""
         for (index, digit) in digits.enumerated() {
@@ -108,7 +108,7 @@ enum SearchScreen {
     }
 
     /// `text` cut or padded to `width` columns, a cut one ending in "…" and a space before the next column.
-    static func fitted(_ text: String, _ width: Int) -> String {
+    package static func fitted(_ text: String, _ width: Int) -> String {
         guard width > 0 else { return "" }
         let columns = DisplayWidth.columns(of: text)
         if columns < width { return text + String(repeating: " ", count: width - columns) }

@@ -8,26 +8,28 @@ import BreezeProtocol
 /// change of the query asks for the offline results at once and, after `debounce` without typing, for the online
 /// ones, which are merged (marked) when they arrive. Every query change starts a new generation: an answer to an
 /// older one is dropped, so a slow answer cannot replace the results of what is typed now.
-struct SearchView {
+package struct SearchView {
+    package init() {}
+
     /// A city as the view lists it, its text already made safe for the terminal.
-    struct City: Equatable {
-        var id: Int
-        var name: String
-        var region: String
-        var country: String
-        var population: Int?
+    package struct City: Equatable {
+        package var id: Int
+        package var name: String
+        package var region: String
+        package var country: String
+        package var population: Int?
         /// Found by the online search only.
-        var online = false
+        package var online = false
     }
 
-    enum Entry: Equatable {
+    package enum Entry: Equatable {
         case header(String)
         case here
         case city(City)
     }
 
     /// What a request was for, to route its reply.
-    enum Purpose: Equatable {
+    package enum Purpose: Equatable {
         case popular, savedList, here
         case offline(generation: Int)
         case online(generation: Int)
@@ -35,7 +37,7 @@ struct SearchView {
         case save(City)
     }
 
-    enum Event {
+    package enum Event {
         case key(Key)
         case reply(Purpose, JSONValue)
         /// The pause in typing after `generation`'s last change has passed.
@@ -45,7 +47,7 @@ struct SearchView {
         case resized(columns: Int, rows: Int)
     }
 
-    enum Action: Equatable {
+    package enum Action: Equatable {
         case send(String, [String: JSONValue], Purpose)
         /// Start (or restart) the pause after which `debounceElapsed(generation)` comes.
         case startDebounce(generation: Int)
@@ -54,36 +56,36 @@ struct SearchView {
     }
 
     /// The pause in typing before the online search is asked.
-    static let debounce = Duration.milliseconds(300)
+    package static let debounce = Duration.milliseconds(300)
     /// The most results asked for.
-    static let limit = 20
+    package static let limit = 20
     /// The longest query kept: a city's name is far shorter.
     static let maximumQueryLength = 200
 
-    private(set) var query = ""
-    private(set) var generation = 0
-    private(set) var popular: [City] = []
-    private(set) var saved: [City] = []
-    private(set) var offlineResults: [City] = []
-    private(set) var onlineResults: [City] = []
+    package private(set) var query = ""
+    package private(set) var generation = 0
+    package private(set) var popular: [City] = []
+    package private(set) var saved: [City] = []
+    package private(set) var offlineResults: [City] = []
+    package private(set) var onlineResults: [City] = []
     /// The generation `offlineResults` answer; the results shown are the latest ones answered.
-    private(set) var resultsGeneration = -1
+    package private(set) var resultsGeneration = -1
     /// About the online search of the current query: under way, failed.
-    private(set) var onlineNote: String?
+    package private(set) var onlineNote: String?
     /// A message for the person: saved, not permitted, the daemon gone.
-    private(set) var notice: String?
-    private(set) var daemonGone = false
+    package private(set) var notice: String?
+    package private(set) var daemonGone = false
     /// The index of the selected entry among those that can be selected.
-    private(set) var selection = 0
-    var columns = 80
-    var rows = 24
+    package private(set) var selection = 0
+    package var columns = 80
+    package var rows = 24
 
-    var isSearching: Bool { query.trimmingSpaces().count >= 2 }
+    package var isSearching: Bool { query.trimmingSpaces().count >= 2 }
 
-    var results: [City] { offlineResults + onlineResults }
+    package var results: [City] { offlineResults + onlineResults }
 
     /// What the list shows, in order.
-    var entries: [Entry] {
+    package var entries: [Entry] {
         guard isSearching else {
             var entries: [Entry] = [.here]
             if !saved.isEmpty { entries += [.header("Saved cities")] + saved.map(Entry.city) }
@@ -95,16 +97,16 @@ struct SearchView {
     }
 
     /// The entries that can be selected (all but headers).
-    var selectable: [Entry] {
+    package var selectable: [Entry] {
         entries.filter { if case .header = $0 { false } else { true } }
     }
 
-    var selected: Entry? {
+    package var selected: Entry? {
         let selectable = self.selectable
         return selectable.indices.contains(selection) ? selectable[selection] : nil
     }
 
-    mutating func handle(_ event: Event) -> [Action] {
+    package mutating func handle(_ event: Event) -> [Action] {
         switch event {
         case .key(let key): return handle(key)
         case .reply(let purpose, let message): return handle(purpose, message)
@@ -186,7 +188,7 @@ struct SearchView {
         ]
     }
 
-    static func searchArguments(_ query: String, online: Bool) -> [String: JSONValue] {
+    package static func searchArguments(_ query: String, online: Bool) -> [String: JSONValue] {
         ["query": .string(query), "limit": .number(Double(limit)), "online": .bool(online)]
     }
 
@@ -238,7 +240,7 @@ struct SearchView {
     }
 
     /// The cities of a `PLACES` or `SAVED` reply; a place without a usable id is left out (it cannot be selected).
-    static func cities(in message: JSONValue, online: Bool) -> [City] {
+    package static func cities(in message: JSONValue, online: Bool) -> [City] {
         guard case .array(let places)? = message["places"] else { return [] }
         return places.compactMap { place in
             guard let number = place["geoname_id"]?.numberValue, let id = Int(exactly: number) else { return nil }
