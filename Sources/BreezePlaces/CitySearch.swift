@@ -135,7 +135,14 @@ public struct CitySearch: Sendable {
     /// For a city section whose city's own name starts with `prefix` too: the city, and whether its name is the
     /// whole prefix. Nil for a place of its own, a section without a city, or a city the prefix does not name.
     func collapsedCity(ofPlace place: Int, prefix: [UInt8]) -> (place: Int, exact: Bool)? {
-        guard let city = index.sectionCity(ofPlace: place) else { return nil }
+        guard let city = index.sectionCity(ofPlace: place), let first = prefix.first else { return nil }
+        // Folding a name costs far more than the search around it: a city whose name starts with another ASCII
+        // letter or digit (as it folds: lower case) is told apart first.
+        if let raw = index.stringBytes(at: index.nameReference(ofPlace: city)), let head = raw.first,
+            (0x30...0x39).contains(head) || (0x41...0x5A).contains(head) || (0x61...0x7A).contains(head),
+            head | 0x20 != first {
+            return nil
+        }
         let name = SearchKey.fold(index.name(ofPlace: city)).utf8
         guard name.starts(with: prefix) else { return nil }
         return (city, name.count == prefix.count)

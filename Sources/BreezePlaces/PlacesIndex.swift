@@ -154,7 +154,12 @@ public final class PlacesIndex: Sendable {
 
     /// The place's own name.
     func name(ofPlace index: Int) -> String {
-        string(at: u32(places.offset + index * PlacesIndexFormat.placeSize + 16)) ?? ""
+        string(at: nameReference(ofPlace: index)) ?? ""
+    }
+
+    /// The string reference of the place's own name.
+    func nameReference(ofPlace index: Int) -> UInt32 {
+        u32(places.offset + index * PlacesIndexFormat.placeSize + 16)
     }
 
     /// The city a city section names, or nil for a place of its own or a section without a city.
