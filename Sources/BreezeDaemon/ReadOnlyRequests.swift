@@ -52,8 +52,7 @@ final class ReadOnlyRequests: Sendable {
                 guard try request.string("action", default: "list") == "list" else { return nil }
                 return [savedList()]
             case .search:
-                let (query, limit) = try searchArguments(request)
-                let wantsOnline = try request.bool("online", default: true)
+                let (query, limit, wantsOnline) = try searchArguments(request)
                 if wantsOnline, let geocoding, geocoding.canSearchNow { return nil }
                 // Online search off, or it would be refused now (its budget spent, its slots taken): the offline
                 // answer, saying why nothing came from the web.
@@ -72,10 +71,10 @@ final class ReadOnlyRequests: Sendable {
     /// A search, online too when the daemon has online search and the request does not say `online` false: the offline matches first, then new ones from the
     /// web up to `limit`. The web's failure is part of the answer (`online`), not an error.
     func search(_ request: ProtocolRequest) async throws(ProtocolError) -> JSONValue {
-        let (query, limit) = try searchArguments(request)
+        let (query, limit, wantsOnline) = try searchArguments(request)
         var places = citySearch.search(query, limit: limit).map(\.place)
         var online = "off"
-        if let geocoding, try request.bool("online", default: true) {
+        if let geocoding, wantsOnline {
             do throws(WebError) {
                 let found = try await geocoding.search(query, count: limit)
                 online = "ok"
@@ -121,13 +120,16 @@ final class ReadOnlyRequests: Sendable {
         return ProtocolMessage.place(match.place, distance: match.distance)
     }
 
-    private func searchArguments(_ request: ProtocolRequest) throws(ProtocolError) -> (query: String, limit: Int) {
+    private func searchArguments(
+        _ request: ProtocolRequest
+    ) throws(ProtocolError) -> (query: String, limit: Int, online: Bool) {
         let query = try request.string("query").trimmingSpaces()
         let limit = try request.integer("limit", default: 10, in: 1...Self.maximumSearchResults)
+        let online = try request.bool("online", default: true)
         guard query.count >= CitySearch.minimumQueryLength else {
             throw ProtocolError(.badArgument, "a search needs at least \(CitySearch.minimumQueryLength) characters")
         }
-        return (query, limit)
+        return (query, limit, online)
     }
 
     static func places(_ places: [Place], extra: [(String, JSONValue)]) -> JSONValue {

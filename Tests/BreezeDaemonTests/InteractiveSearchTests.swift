@@ -28,10 +28,10 @@ struct InteractiveSearchTests {
         /// Starts the view in the pane, between two `stty -a` saved as `<name>.before` and `<name>.after`; a line
         /// "<name> exited <status>" follows its end, then "<name> done" (quoted apart on the command line, so that
         /// the line typed does not hold them).
-        func open(_ name: String) async throws {
+        func open(_ name: String, prefix: String = "") async throws {
             let breezectl = BreezedProcess.breezectl
             try await terminal.type(
-                "stty -a > \(name).before; '\(breezectl)' search --interactive; echo \"\(name)\" exited $?; "
+                "stty -a > \(name).before; \(prefix)'\(breezectl)' search --interactive; echo \"\(name)\" exited $?; "
                     + "stty -a > \(name).after; echo \"\(name)\" done")
             try await terminal.press("Enter")
         }
@@ -58,12 +58,16 @@ struct InteractiveSearchTests {
     @Test func typingSearchesLiveAndEnterSelectsWhatIsSaved() async throws {
         let rig = try await Rig.start()
         defer { rig.terminal.kill() }
-        try await rig.open("select")
+        // Colour allowed whatever the environment the tests run in says.
+        try await rig.open("select", prefix: "env -u NO_COLOR ")
 
         let start = try await rig.terminal.waitForScreen { Self.isOpen($0) && $0.contains("Popular cities") }
         #expect(start.held, "\(start.screen)")
         #expect(start.screen.contains("> Use current location"), "\(start.screen)")
         #expect(start.screen.contains("Tokyo") && start.screen.contains("New York City"), "\(start.screen)")
+        // On a terminal without NO_COLOR, the selection is in reverse video.
+        let styled = try await rig.terminal.run(["capture-pane", "-p", "-e"])
+        #expect(styled.contains("\u{1B}[7m"), "\(styled.debugDescription)")
 
         try await rig.terminal.type("zür")
         let live = try await rig.terminal.waitForScreen { screen in
@@ -99,9 +103,14 @@ struct InteractiveSearchTests {
     @Test func controlCLeavesWithTheTerminalAsItWas() async throws {
         let rig = try await Rig.start()
         defer { rig.terminal.kill() }
-        try await rig.open("interrupt")
+        try await rig.open("interrupt", prefix: "NO_COLOR=1 ")
         let start = try await rig.terminal.waitForScreen { Self.isOpen($0) && $0.contains("Popular cities") }
         #expect(start.held, "\(start.screen)")
+        // NO_COLOR: no attribute at all, the selection marked by ">" alone.
+        let styled = try await rig.terminal.run(["capture-pane", "-p", "-e"])
+        #expect(!styled.contains("\u{1B}[7m") && !styled.contains("\u{1B}[1m"), "\(styled)")
+        #expect(styled.contains("> Use current location"))
+
         try await rig.terminal.type("ber")
         let typed = try await rig.terminal.waitForScreen { $0.contains("> Berlin") }
         #expect(typed.held, "\(typed.screen)")
@@ -146,7 +155,7 @@ struct InteractiveSearchTests {
         await rig.finish()
     }
 
-    @Test func sigtermRestoresTheTerminalAndEndsTheView() async throws {
+    @Test func aResizeRedrawsAndSIGTERMRestoresTheTerminal() async throws {
         let rig = try await Rig.start()
         defer { rig.terminal.kill() }
         try await rig.open("term")
@@ -158,12 +167,24 @@ struct InteractiveSearchTests {
         let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
             .split(separator: " ").compactMap { Int32($0) }
         let view = try #require(children.first)
+        // A resize redraws at the new size.
+        try await rig.terminal.run(["resize-window", "-x", "60", "-y", "15"])
+        let resized = try await rig.terminal.waitForScreen { screen in
+            screen.split(separator: "\n").contains { $0 == String(repeating: "-", count: 60) }
+        }
+        #expect(resized.held, "\(resized.screen)")
+        #expect(resized.screen.split(separator: "\n").allSatisfy { $0.count <= 60 })
         kill(view, SIGTERM)
         let left = try await rig.terminal.waitForScreen { $0.contains("term exited 143") }
         #expect(left.held, "\(left.screen)")
         #expect(!left.screen.contains("Esc leave"), "\(left.screen)")
+        // The same settings but for the size, which the resize changed.
         let settings = try await rig.settings("term")
-        #expect(settings.before == settings.after)
+        func withoutSize(_ text: String) -> String {
+            text.replacing(/rows \d+; columns \d+;/, with: "")
+        }
+        #expect(settings.before.contains("columns 100;") && settings.after.contains("columns 60;"))
+        #expect(withoutSize(settings.before) == withoutSize(settings.after))
         await rig.finish()
     }
 }

@@ -109,7 +109,17 @@ final class DaemonRig: Sendable {
         #expect(DaemonRig.ids(one) == [Self.bern])
     }
 
+    @Test func aSearchThatAsksNotToGoOnlineIsAnsweredOffline() async throws {
+        let rig = try DaemonRig()
+        let offline = try await rig.answer(#"{"command":"search","query":"Bern","limit":3,"online":false}"#)
+        #expect(offline["online"] == .string("off"))
+        #expect(DaemonRig.ids(offline).first == Self.bern)
+        let either = try await rig.answer(#"{"command":"search","query":"Bern","limit":3,"online":true}"#)
+        #expect(DaemonRig.ids(either) == DaemonRig.ids(offline))
+    }
+
     @Test(arguments: [
+        #"{"command":"search","query":"Bern","online":"no"}"#, #"{"command":"search","query":"Bern","online":0}"#,
         #"{"command":"search","query":"B"}"#, #"{"command":"search","query":"   "}"#,
         #"{"command":"search","query":"Bern","limit":0}"#, #"{"command":"search","query":"Bern","limit":51}"#,
         #"{"command":"search","query":"Bern","limit":2.5}"#, #"{"command":"search"}"#,
