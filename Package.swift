@@ -69,8 +69,11 @@ let package = Package(
                 "BreezeProtocol", "BreezeServer", "BreezeMQTT",
             ]),
         .executableTarget(name: "breezed", dependencies: ["BreezeDaemon"]),
-        // breezectl: the command line, over the socket protocol only.
-        .target(name: "BreezeCLI", dependencies: ["BreezeCore", "BreezeProtocol", "BreezeSystem", "BreezeMQTT"]),
+        // breezectl: the command line, over the socket protocol.
+        // It reads the places index itself only for `search` and `lookup` while breezed is not running, and loads
+        // libmosquitto (BreezeMQTT) only for `fleet`.
+        .target(
+            name: "BreezeCLI", dependencies: ["BreezeCore", "BreezePlaces", "BreezeProtocol", "BreezeSystem", "BreezeMQTT"]),
         .executableTarget(name: "breezectl", dependencies: ["BreezeCLI"]),
 
         // Tools.

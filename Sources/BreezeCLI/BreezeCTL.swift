@@ -19,8 +19,14 @@ public enum BreezeCTL {
         isTerminal: Bool = isatty(1) == 1, output: TextOutput = .process
     ) -> Int32 {
         if arguments.first == "completion" { return ShellCompletion.run(Array(arguments.dropFirst()), output: output) }
+        var output = output
         do throws(CLIError) {
             let parsed = try CommandLineArguments.parse(arguments)
+            // Text for people in ASCII where the locale is not UTF-8; JSON and status-bar lines are for programs
+            // that read UTF-8 whatever the locale.
+            if !parsed.json, !parsed.waybar, !parsed.i3bar, !TerminalText.localeIsUTF8(environment) {
+                output = output.ascii()
+            }
             if parsed.version {
                 output.write("breezectl \(version)\n")
                 return 0

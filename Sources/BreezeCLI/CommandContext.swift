@@ -30,8 +30,26 @@ struct CommandContext {
     }
 
     /// Sends one request and prints its reply as the subcommand does.
-    func request(_ command: String, _ requestArguments: [(String, JSONValue)] = []) throws(CLIError) {
-        let connection = try connect()
+    ///
+    /// With `offline`, a request that only reads the places index (`search`, `lookup`) is answered from the index
+    /// when breezed is not running (its socket refuses or is missing; not when it is slow to answer), saying so on
+    /// stderr; without an index, breezed's absence is the error it always was.
+    func request(
+        _ command: String, _ requestArguments: [(String, JSONValue)] = [],
+        offline: ((PlacesIndexAnswer) throws(CLIError) -> JSONValue)? = nil
+    ) throws(CLIError) {
+        let connection: ControlConnection
+        do throws(CLIError) {
+            connection = try connect()
+        } catch {
+            guard let offline, error.kind == .unreachable, !error.timedOut,
+                let answer = PlacesIndexAnswer(environment: environment)
+            else { throw error }
+            let reply = try offline(answer)
+            output.error(answer.notice)
+            output.write(renderer.reply(reply))
+            return
+        }
         let id = try connection.send(command, requestArguments)
         output.write(renderer.reply(try connection.reply(to: id)))
     }

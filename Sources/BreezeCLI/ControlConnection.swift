@@ -32,8 +32,9 @@ public final class ControlConnection {
     public init(path: String, timeout: Double? = nil) throws(CLIError) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CLIError(.unreachable, "cannot create a socket: \(String(cString: strerror(errno)))") }
+        // From here every stored property is set, so a throw runs `deinit`, which closes the socket: closing it here
+        // too closed a descriptor number that another thread may have been given meanwhile.
         guard let address = UnixSocketAddress(path: path) else {
-            close(fd)
             // An empty path names no socket: nothing to reach, as before there was a check for it.
             if path.isEmpty { throw Self.unreachable(path, ENOENT) }
             throw CLIError(.usage, "socket path too long: \(TerminalText.escaped(path))")
@@ -48,7 +49,6 @@ public final class ControlConnection {
         let result = address.connect(fd)
         if result != 0 {
             let code = errno
-            close(fd)
             if code == EAGAIN || code == EINPROGRESS, let timeout { throw Self.timedOut(timeout) }
             throw Self.unreachable(path, code)
         }
@@ -61,7 +61,7 @@ public final class ControlConnection {
     }
 
     deinit {
-        close(fd)
+        if fd >= 0 { close(fd) }
     }
 
     /// From now on, waits for the daemon as long as it takes (`watch`, once the daemon has answered).

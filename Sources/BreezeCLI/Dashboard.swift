@@ -16,7 +16,7 @@ struct Dashboard {
             if let latitude = message["latitude"]?.numberValue, let longitude = message["longitude"]?.numberValue {
                 var detail = printfFormat("%.5f, %.5f", latitude, longitude)
                 if let accuracy = message["accuracy"]?.numberValue { detail += printfFormat(" ±%.0f m", accuracy) }
-                if let distance = message["distance_m"]?.numberValue { detail += printfFormat(" · %.1f km from the centre", distance / 1000) }
+                if let distance = message["distance_m"]?.numberValue { detail += " · \(self.distance(metres: distance)) from the centre" }
                 lines.append("  " + detail)
             }
         } else {
@@ -28,6 +28,12 @@ struct Dashboard {
             if let hint = permission["hint"]?.displayText { lines.append("  Hint: \(hint)") }
         }
         return lines
+    }
+
+    /// "2.3 km", or "1.4 mi" where temperatures are in °F (the en_US locale, or `--units f`): one unit choice.
+    func distance(metres: Double) -> String {
+        guard metres.isFinite, abs(metres) < 1e12 else { return "?" }
+        return unit == .fahrenheit ? printfFormat("%.1f mi", metres / 1609.344) : printfFormat("%.1f km", metres / 1000)
     }
 
     /// The lines that show `dataset`, from its newest object: each dataset's rendering is registered here.

@@ -30,7 +30,7 @@ struct ReplyRenderer {
         case .search, .popular, .saved: return places(message)
         case .lookup:
             if json { return jsonLine(message) }
-            let distance = message["distance_m"]?.numberValue.map { printfFormat(" (%.1f km away)", $0 / 1000) } ?? ""
+            let distance = message["distance_m"]?.numberValue.map { " (\(dashboard.distance(metres: $0)) away)" } ?? ""
             return "\(message["name"]?.displayText ?? "?")\(distance)\n"
         case .select, .here:
             if json { return jsonLine(message) }
@@ -100,12 +100,17 @@ struct ReplyRenderer {
         return [line]
     }
 
+    /// `search`, `popular`, `saved`: with `--json` a `PLACE` line per place; for a `search` that found none, its
+    /// `PLACES` object with the empty list, so that a script always reads an answer (`saved` and `popular` print
+    /// nothing then, as they always have). As text a line per place, and for `search` a last line when the online
+    /// search failed.
     func places(_ reply: JSONValue) -> String {
         if json {
             guard case .array(let places)? = reply["places"] else { return "" }
-            return places.map(jsonLine).joined()
+            return places.isEmpty && subcommand == .search ? jsonLine(reply) : places.map(jsonLine).joined()
         }
-        guard case .array(let places)? = reply["places"], !places.isEmpty else { return "No cities.\n" }
+        let failure = Self.onlineFailure(reply)
+        guard case .array(let places)? = reply["places"], !places.isEmpty else { return "No cities.\n" + failure }
         var text = ""
         for place in places {
             let id = place["geoname_id"]?.numberValue.map(TerminalText.whole) ?? ""
@@ -114,7 +119,16 @@ struct ReplyRenderer {
             name += ", " + (place["country"]?.displayText ?? "")
             text += id.padded(toLength: 10) + name + "\n"
         }
-        return text
+        return text + failure
+    }
+
+    /// "Online search failed (timeout): offline results only.", when the reply's `online` says it failed
+    /// (`failed: <code>`); else nothing.
+    static func onlineFailure(_ reply: JSONValue) -> String {
+        guard let online = reply["online"]?.stringValue, online.hasPrefix("failed") else { return "" }
+        let code = online.dropFirst("failed".count).drop { $0 == ":" || $0 == " " }
+        let reason = code.isEmpty ? "" : " (\(TerminalText.escaped(String(code))))"
+        return "Online search failed\(reason): offline results only.\n"
     }
 
     /// `watch`: the line for one update (nil for the objects it does not print), keeping the newest of each class.

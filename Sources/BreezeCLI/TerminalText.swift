@@ -22,6 +22,43 @@ enum TerminalText {
         return output
     }
 
+    /// True when the locale breezectl runs in is UTF-8: the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set
+    /// names UTF-8 ("en_US.UTF-8", "C.utf8"). With none set (a service, a test harness) it counts as UTF-8, the
+    /// default of every current system; `LANG=C`, `POSIX` or a Latin-1 locale does not.
+    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+        guard let setting = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
+        else { return true }
+        let lowered = setting.lowercased()
+        return lowered.contains("utf-8") || lowered.contains("utf8")
+    }
+
+    /// ASCII for the symbols breezectl itself prints, for a terminal that is not UTF-8.
+    static let asciiSymbols: [Unicode.Scalar: String] = [
+        "·": "-", "±": "+/-", "—": "--", "–": "-", "…": "...", "•": "*", "°": "", "µ": "u", "³": "3", "²": "2",
+        "→": "->", "←": "<-", "‘": "'", "’": "'", "“": "\"", "”": "\"", "×": "x", "›": ">", "‹": "<",
+        "▁": "#", "▂": "#", "▃": "#", "▄": "#", "▅": "#", "▆": "#", "▇": "#", "█": "#",
+    ]
+
+    /// `text` for a terminal that is not UTF-8: breezectl's own symbols in ASCII ("±5 m" → "+/-5 m", "21.3°C" →
+    /// "21.3C", a climate bar's blocks → "#", its length still the level) and emoji left out. Other letters, as in a
+    /// city's name, are kept as they came: they are the data, and a terminal shows what it can of them.
+    static func ascii(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                output.unicodeScalars.append(scalar)
+            } else if let replacement = asciiSymbols[scalar] {
+                output += replacement
+            } else if scalar.properties.isEmojiPresentation || scalar.properties.isEmoji
+                || scalar.value == 0xFE0F || scalar.value == 0x200D {
+                continue
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
     /// A number as a whole number when it is one that fits an `Int`, else as `%g` ("1e+300").
     static func whole(_ value: Double) -> String {
         if let integer = Int(exactly: value.rounded(.towardZero)) { return String(integer) }

@@ -15,4 +15,11 @@ public struct TextOutput: Sendable {
         error: { StandardStream.error($0) })
 
     func write(_ text: String) { standard(text) }
+
+    /// The same output with breezectl's symbols in ASCII (`TerminalText.ascii`), for a locale that is not UTF-8.
+    func ascii() -> TextOutput {
+        let standard = self.standard
+        let error = self.error
+        return TextOutput(standard: { standard(TerminalText.ascii($0)) }, error: { error(TerminalText.ascii($0)) })
+    }
 }

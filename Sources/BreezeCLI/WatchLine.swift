@@ -41,8 +41,13 @@ enum WatchLine {
             }
         }
         if let location = latest["LOCATION"] {
-            for key in ["name", "city", "country", "country_code", "admin1", "source", "latitude", "longitude"] {
+            for key in ["name", "city", "country", "country_code", "admin1", "source"] {
                 fields[key] = text(location[key]) ?? ""
+            }
+            // At most four decimals, about 11 m: finer than any fix breezed names a place from, and short in a bar
+            // (46.510596667 is 46.5106; 46.5 stays 46.5).
+            for key in ["latitude", "longitude"] {
+                fields[key] = location[key]?.numberValue.map(Self.coordinate) ?? ""
             }
         }
         fields["state"] = text(latest["PERMISSION"]?["state"]) ?? ""
@@ -72,6 +77,13 @@ enum WatchLine {
             }
         }
         return fields
+    }
+
+    /// A latitude or longitude rounded to four decimals, written without trailing zeros.
+    static func coordinate(_ degrees: Double) -> String {
+        guard degrees.isFinite, abs(degrees) <= 360 else { return "?" }
+        let rounded = (degrees * 10_000).rounded() / 10_000
+        return Int(exactly: rounded).map(String.init) ?? String(rounded)
     }
 
     /// Every `{token}` a `--format` may use, in the order the help lists them. A token whose object has not

@@ -37,46 +37,34 @@ public struct CitySearch: Sendable {
         "usa": "US", "america": "US", "united states of america": "US", "holland": "NL", "uae": "AE",
     ]
 
+    /// Queries of at least this many letters (after folding) that find nothing as typed find names one typing slip
+    /// away instead.
+    public static let typoMinimumLength = 5
+
     /// Cities matching `query`, best first; an empty list when nothing matches or the query is too short.
+    ///
+    /// A city section whose city's own name also starts with the query is shown as the city, once ("zur": one
+    /// Zürich, not Zürich and its nine districts); a query naming the section itself ("zurich kreis 1") finds it.
+    /// A query of `typoMinimumLength` letters or more (in Latin letters) that finds nothing as typed finds the names
+    /// one slip away instead: a letter left out, doubled or added, changed, or two letters swapped ("zurrich",
+    /// "barcelna"). Only then: a query that finds something keeps its answer and its cost.
     public func search(_ query: String, limit: Int = 10) -> [CityMatch] {
         guard limit > 0 else { return [] }
         let parts = query.split(separator: ",", omittingEmptySubsequences: false)
         let name = Array(SearchKey.fold(parts.first ?? "").utf8)
+        let letters = name.lazy.filter { $0 != 0x20 }.count
         guard String(decoding: name, as: UTF8.self).filter({ $0 != " " }).count >= Self.minimumQueryLength
         else { return [] }
         let filters = parts.dropFirst().map { SearchKey.fold($0) }.filter { !$0.isEmpty }
 
-        let range = keyRange(prefix: name)
-        guard !range.isEmpty else { return [] }
-
-        var scores: [UInt32: (score: Double, alternate: Bool)] = [:]
-        func consider(_ reference: UInt32, exact: Bool) {
-            let alternate = reference & PlacesIndexFormat.alternateFlag != 0
-            let place = reference & ~PlacesIndexFormat.alternateFlag
-            guard Int(place) < index.count else { return }
-            let weight: Double = switch (alternate, exact) {
-            case (false, true): 2
-            case (false, false): 1
-            case (true, true): 0.5
-            case (true, false): 0.1
-            }
-            let score = max(Double(index.population(ofPlace: Int(place))), 1) * weight
-            if let current = scores[place], current.score >= score { return }
-            scores[place] = (score, alternate)
+        var scores = Scores()
+        collect(prefix: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
+        if letters >= Self.typoMinimumLength, name.allSatisfy({ $0 < 0x80 }),
+            !scores.contains(where: { filters.isEmpty || matches(place: Int($0), filters: filters) }) {
+            collectSlips(of: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
         }
 
-        if filters.isEmpty, limit <= Self.rankedPrefixDepth, let ranked = rankedMatches(prefix: name) {
-            // Whole-name matches can outrank the prefix ranking, and sort first in the key range.
-            for key in range {
-                guard keyLength(key) == name.count else { break }
-                consider(reference(key), exact: true)
-            }
-            for slot in ranked { consider(index.u32(index.ranked.offset + slot * 4), exact: false) }
-        } else {
-            for key in range { consider(reference(key), exact: keyLength(key) == name.count) }
-        }
-
-        var results = scores.map { (place: $0.key, score: $0.value.score, alternate: $0.value.alternate) }
+        var results = scores.entries.map { (place: $0.key, score: $0.value.score, alternate: $0.value.alternate) }
         if !filters.isEmpty {
             results = results.filter { matches(place: Int($0.place), filters: filters) }
         }
@@ -87,6 +75,177 @@ public struct CitySearch: Sendable {
             }
         }
     }
+
+    /// The best score found so far for each place.
+    struct Scores {
+        var entries: [UInt32: (score: Double, alternate: Bool)] = [:]
+
+        mutating func add(_ place: UInt32, score: Double, alternate: Bool) {
+            if let current = entries[place], current.score >= score { return }
+            entries[place] = (score, alternate)
+        }
+
+        func contains(where include: (UInt32) -> Bool) -> Bool {
+            entries.keys.contains(where: include)
+        }
+    }
+
+    /// Scores the places whose names start with `prefix`.
+    private func collect(
+        prefix name: [UInt8], range: Range<Int>? = nil, filtered: Bool, limit: Int, into scores: inout Scores
+    ) {
+        let range = range ?? keyRange(prefix: name)
+        guard !range.isEmpty else { return }
+        func consider(_ reference: UInt32, exact: Bool) {
+            score(reference, exact: exact, prefix: name, into: &scores)
+        }
+
+        if !filtered, limit <= Self.rankedPrefixDepth, let ranked = rankedMatches(prefix: name) {
+            // Whole-name matches can outrank the prefix ranking, and sort first in the key range.
+            for key in range {
+                guard keyLength(key) == name.count else { break }
+                consider(reference(key), exact: true)
+            }
+            for slot in ranked { consider(index.u32(index.ranked.offset + slot * 4), exact: false) }
+        } else {
+            for key in range { consider(reference(key), exact: keyLength(key) == name.count) }
+        }
+    }
+
+    /// Scores one key's place as matched by `prefix` (`exact`: the whole key).
+    private func score(_ reference: UInt32, exact: Bool, prefix: [UInt8], into scores: inout Scores) {
+        var alternate = reference & PlacesIndexFormat.alternateFlag != 0
+        var place = reference & ~PlacesIndexFormat.alternateFlag
+        var exact = exact
+        guard Int(place) < index.count else { return }
+        if let city = collapsedCity(ofPlace: Int(place), prefix: prefix) {
+            place = UInt32(city.place)
+            alternate = false
+            exact = city.exact
+        }
+        let weight: Double = switch (alternate, exact) {
+        case (false, true): 2
+        case (false, false): 1
+        case (true, true): 0.5
+        case (true, false): 0.1
+        }
+        scores.add(place, score: max(Double(index.population(ofPlace: Int(place))), 1) * weight, alternate: alternate)
+    }
+
+    /// For a city section whose city's own name starts with `prefix` too: the city, and whether its name is the
+    /// whole prefix. Nil for a place of its own, a section without a city, or a city the prefix does not name.
+    func collapsedCity(ofPlace place: Int, prefix: [UInt8]) -> (place: Int, exact: Bool)? {
+        guard let city = index.sectionCity(ofPlace: place), let first = prefix.first else { return nil }
+        // Folding a name costs far more than the search around it: a city whose name starts with another ASCII
+        // letter or digit (as it folds: lower case) is told apart first.
+        if let raw = index.stringBytes(at: index.nameReference(ofPlace: city)), let head = raw.first,
+            (0x30...0x39).contains(head) || (0x41...0x5A).contains(head) || (0x61...0x7A).contains(head),
+            head | 0x20 != first {
+            return nil
+        }
+        let name = SearchKey.fold(index.name(ofPlace: city)).utf8
+        guard name.starts(with: prefix) else { return nil }
+        return (city, name.count == prefix.count)
+    }
+
+    /// Scores the places named one typing slip away from `name` (folded ASCII): a letter left out, two neighbours
+    /// swapped, a letter changed or added (a–z or a space). The first letter is taken as typed, unless it is the one
+    /// left out or swapped: that keeps the slips few, and each is searched only among the keys that share what
+    /// comes before it, so that the whole costs about as much as a few dozen searches.
+    private func collectSlips(of name: [UInt8], filtered: Bool, limit: Int, into scores: inout Scores) {
+        var variant: [UInt8] = []
+        variant.reserveCapacity(name.count + 1)
+        // The keys that start with name[..<at], narrowed as `at` grows: every variant below keeps those letters.
+        var shared = 0..<index.keys.count
+        func tryVariant(_ scores: inout Scores) {
+            guard variant.count >= Self.minimumQueryLength else { return }
+            let range = keyRange(prefix: variant, within: shared)
+            if !range.isEmpty { collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores) }
+        }
+        for at in 0...name.count {
+            if at > 0 {
+                shared = keyRange(prefix: Array(name[..<at]), within: shared)
+                if shared.isEmpty { return }
+                if shared.count <= Self.slipScanLimit {
+                    // Few keys left: each is checked for one slip from here on, cheaper than searching for slips.
+                    for key in shared {
+                        let bytes = keyBytes(key)
+                        guard let length = Self.slipPrefixLength(of: name, in: bytes, from: at) else { continue }
+                        score(reference(key), exact: length == bytes.count, prefix: Array(bytes[..<length]),
+                              into: &scores)
+                    }
+                    return
+                }
+            }
+            if at < name.count {
+                variant.removeAll(keepingCapacity: true)
+                variant += name[..<at]
+                variant += name[(at + 1)...]
+                tryVariant(&scores)
+                if at + 1 < name.count, name[at] != name[at + 1] {
+                    variant.removeAll(keepingCapacity: true)
+                    variant += name[..<at]
+                    variant.append(name[at + 1])
+                    variant.append(name[at])
+                    variant += name[(at + 2)...]
+                    tryVariant(&scores)
+                }
+            }
+            guard at > 0 else { continue }
+            // A changed or added letter: the keys that follow name[..<at] with that letter first (letters in byte
+            // order, so each group is searched for after the one before), then the rest of the name in them.
+            var start = shared.lowerBound
+            for letter in Self.slipLetters {
+                variant.removeAll(keepingCapacity: true)
+                variant += name[..<at]
+                variant.append(letter)
+                let group = keyRange(prefix: variant, within: start..<shared.upperBound)
+                start = group.upperBound
+                if group.isEmpty { continue }
+                let saved = shared
+                shared = group
+                if at < name.count, letter != name[at] {
+                    variant += name[(at + 1)...]
+                    tryVariant(&scores)
+                    variant.removeLast(name.count - at - 1)
+                }
+                variant += name[at...]
+                tryVariant(&scores)
+                shared = saved
+            }
+        }
+    }
+
+    /// At most this many keys sharing the start of a query are checked one by one for a slip rather than searched.
+    static let slipScanLimit = 64
+
+    /// When `name` is one slip (as `collectSlips` counts them, at `from` or later) from the first bytes of `key`,
+    /// which starts with name[..<from]: how many bytes of `key` the slipped name covers; else nil. A name that
+    /// `key` starts with as typed is not a slip.
+    static func slipPrefixLength(of name: [UInt8], in key: UnsafeRawBufferPointer, from: Int) -> Int? {
+        var at = from
+        while at < name.count, at < key.count, name[at] == key[at] { at += 1 }
+        guard at < name.count else { return nil }
+        func rest(_ nameFrom: Int, _ keyFrom: Int) -> Bool {
+            let count = name.count - nameFrom
+            guard keyFrom + count <= key.count else { return false }
+            for offset in 0..<count where name[nameFrom + offset] != key[keyFrom + offset] { return false }
+            return true
+        }
+        let letter = at < key.count && slipLetters.contains(key[at])
+        // A letter changed, left out of the name (the key has one more), typed extra, or two swapped.
+        if letter, rest(at + 1, at + 1) { return name.count }
+        if letter, rest(at, at + 1) { return name.count + 1 }
+        if name.count - 1 >= minimumQueryLength, rest(at + 1, at) { return name.count - 1 }
+        if at + 1 < name.count, at + 1 < key.count, name[at] != name[at + 1], key[at] == name[at + 1],
+            key[at + 1] == name[at], rest(at + 2, at + 2) {
+            return name.count
+        }
+        return nil
+    }
+
+    /// The letters a slip may change or add.
+    private static let slipLetters: [UInt8] = [0x20] + Array(0x61...0x7A)
 
     // MARK: - Keys
 
@@ -105,16 +264,24 @@ public struct CitySearch: Sendable {
 
     /// The keys that start with `prefix`: two binary searches over the sorted keys.
     func keyRange(prefix: [UInt8]) -> Range<Int> {
-        let count = index.keys.count
-        let lower = partitionPoint(count) { Self.compare(keyBytes($0), prefix, prefixOnly: false) < 0 }
-        let upper = partitionPoint(count) { Self.compare(keyBytes($0), prefix, prefixOnly: true) <= 0 }
+        keyRange(prefix: prefix, within: 0..<index.keys.count)
+    }
+
+    /// The keys that start with `prefix`, searched in `range`, which must hold every one of them.
+    func keyRange(prefix: [UInt8], within range: Range<Int>) -> Range<Int> {
+        let lower = partitionPoint(range) { Self.compare(keyBytes($0), prefix, prefixOnly: false) < 0 }
+        // Nothing starts with `prefix` when the first key from there does not.
+        guard lower < range.upperBound, Self.compare(keyBytes(lower), prefix, prefixOnly: true) == 0 else {
+            return lower..<lower
+        }
+        let upper = partitionPoint(lower..<range.upperBound) { Self.compare(keyBytes($0), prefix, prefixOnly: true) <= 0 }
         return lower..<max(lower, upper)
     }
 
     /// The precomputed ranking for `prefix`, as slots in `RANK`, when the index has one.
     private func rankedMatches(prefix: [UInt8]) -> Range<Int>? {
         let table = index.prefixes
-        let found = partitionPoint(table.count) {
+        let found = partitionPoint(0..<table.count) {
             let bytes = index.stringBytes(at: index.u32(table.offset + $0 * PlacesIndexFormat.prefixSize))
                 ?? UnsafeRawBufferPointer(start: nil, count: 0)
             return Self.compare(bytes, prefix, prefixOnly: false) < 0
@@ -129,10 +296,10 @@ public struct CitySearch: Sendable {
         return first..<(first + count)
     }
 
-    /// The first position in 0..<count where `isBelow` turns false (it must be true, then false).
-    private func partitionPoint(_ count: Int, _ isBelow: (Int) -> Bool) -> Int {
-        var low = 0
-        var high = count
+    /// The first position in `range` where `isBelow` turns false (it must be true, then false).
+    private func partitionPoint(_ range: Range<Int>, _ isBelow: (Int) -> Bool) -> Int {
+        var low = range.lowerBound
+        var high = range.upperBound
         while low < high {
             let middle = (low + high) / 2
             if isBelow(middle) { low = middle + 1 } else { high = middle }

@@ -152,6 +152,25 @@ public final class PlacesIndex: Sendable {
         u32(places.offset + index * PlacesIndexFormat.placeSize + 12)
     }
 
+    /// The place's own name.
+    func name(ofPlace index: Int) -> String {
+        string(at: nameReference(ofPlace: index)) ?? ""
+    }
+
+    /// The string reference of the place's own name.
+    func nameReference(ofPlace index: Int) -> UInt32 {
+        u32(places.offset + index * PlacesIndexFormat.placeSize + 16)
+    }
+
+    /// The city a city section names, or nil for a place of its own or a section without a city.
+    func sectionCity(ofPlace index: Int) -> Int? {
+        guard index >= 0, index < treePoints.count,
+            f32(treePoints.offset + index * PlacesIndexFormat.treePointSize + 12) < 0
+        else { return nil }
+        let city = u32(sectionCities.offset + index * 4)
+        return city == PlacesIndexFormat.noPlace || Int(city) >= places.count ? nil : Int(city)
+    }
+
     func countryIndex(ofPlace index: Int) -> Int {
         Int(u16(places.offset + index * PlacesIndexFormat.placeSize + 20))
     }

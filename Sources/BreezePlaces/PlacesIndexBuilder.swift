@@ -121,7 +121,17 @@ public struct PlacesIndexBuilder: Sendable {
             keyBytes.u32(pool.add(key.folded))
             keyBytes.u32(key.reference)
         }
-        let ranking = PrefixRanker(keys: keys, populations: ordered.map(\.population)).rank()
+        // A section's city by place number, for the ranking to show a section whose city the prefix names as that city.
+        let orderedSectionCities: [Int?] = ordered.indices.map { at in
+            guard at < tree.points.count, let city = sectionCities[Int(tree.points[at].place)], city >= 0 else {
+                return nil
+            }
+            return position[city]
+        }
+        let ranking = PrefixRanker(
+            keys: keys, populations: ordered.map(\.population), sectionCities: orderedSectionCities,
+            ownNames: ordered.map { Array(SearchKey.fold($0.name).utf8) }
+        ).rank()
         summary.rankedPrefixes = ranking.prefixes.count
         var prefixBytes = ByteWriter()
         var rankBytes = ByteWriter()
@@ -173,8 +183,11 @@ public struct PlacesIndexBuilder: Sendable {
             let allScripts = record.population >= alternateNamesAllScriptsPopulation
             var seen: Set<String> = [own]
             for alternate in record.alternateNames {
-                // Digits mark codes and postal forms, not names a person types.
-                if alternate.unicodeScalars.contains(where: { $0.properties.numericType != nil }) { continue }
+                // Digits mark codes and postal forms, not names a person types. (Only digits: a Han character
+                // with a numeric value is a letter of a name too, as 京 in 東京 and 北京.)
+                if alternate.unicodeScalars.contains(where: {
+                    [.decimalNumber, .letterNumber, .otherNumber].contains($0.properties.generalCategory)
+                }) { continue }
                 let folded = SearchKey.fold(alternate)
                 guard !folded.isEmpty, folded.utf8.count <= 200, seen.insert(folded).inserted else { continue }
                 if !allScripts && !folded.unicodeScalars.allSatisfy(\.isASCII) { continue }

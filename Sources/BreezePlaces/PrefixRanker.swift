@@ -9,6 +9,10 @@ struct PrefixRanker {
 
     let keys: [PlacesIndexBuilder.SearchKeyEntry]
     let populations: [Int]
+    /// Per place: the city a section names, nil for a place of its own.
+    let sectionCities: [Int?]
+    /// Per place: its own name, folded.
+    let ownNames: [[UInt8]]
 
     func rank() -> (prefixes: [RankedPrefix], references: [UInt32]) {
         var prefixes: [RankedPrefix] = []
@@ -24,7 +28,7 @@ struct PrefixRanker {
     ) {
         guard high - low > CitySearch.rankedPrefixThreshold else { return }
         if depth >= 2 {
-            let best = ranked(low, high)
+            let best = ranked(low, high, prefix: Array(keys[low].bytes.prefix(depth)))
             prefixes.append(RankedPrefix(text: Array(keys[low].bytes.prefix(depth)), first: references.count,
                                          count: best.count))
             references.append(contentsOf: best)
@@ -41,15 +45,21 @@ struct PrefixRanker {
         }
     }
 
-    /// The best `rankedPrefixDepth` places among keys[low..<high], scored as `CitySearch` scores a prefix match.
-    private func ranked(_ low: Int, _ high: Int) -> [UInt32] {
+    /// The best `rankedPrefixDepth` places among keys[low..<high], scored as `CitySearch` scores a prefix match,
+    /// a section whose city's own name starts with `prefix` counted as the city (see `CitySearch.search`).
+    private func ranked(_ low: Int, _ high: Int, prefix: [UInt8]) -> [UInt32] {
         var best: [UInt32: (score: Double, reference: UInt32)] = [:]
         for key in keys[low..<high] {
-            let alternate = key.reference & PlacesIndexFormat.alternateFlag != 0
-            let place = key.reference & ~PlacesIndexFormat.alternateFlag
+            var reference = key.reference
+            if let city = sectionCities[Int(reference & ~PlacesIndexFormat.alternateFlag)],
+                ownNames[city].starts(with: prefix) {
+                reference = UInt32(city)
+            }
+            let alternate = reference & PlacesIndexFormat.alternateFlag != 0
+            let place = reference & ~PlacesIndexFormat.alternateFlag
             let score = max(Double(populations[Int(place)]), 1) * (alternate ? 0.1 : 1)
             if let current = best[place], current.score >= score { continue }
-            best[place] = (score, key.reference)
+            best[place] = (score, reference)
         }
         return best.sorted { $0.value.score != $1.value.score ? $0.value.score > $1.value.score : $0.key < $1.key }
             .prefix(CitySearch.rankedPrefixDepth).map(\.value.reference)

@@ -114,7 +114,7 @@ import Testing
         #expect(search.search("metro, bb").map(\.place.name) == ["Metropoleville"])
     }
 
-    @Test(arguments: ["", "m", " m ", "qqqq", "zz", "métropolex"])
+    @Test(arguments: ["", "m", " m ", "qqqq", "zz", "métropolexyz"])
     func shortOrUnknownQueriesFindNothing(query: String) {
         #expect(search.search(query).isEmpty)
     }

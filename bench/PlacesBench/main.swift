@@ -115,17 +115,55 @@ while queries.count < 1000 {
     let prefix = String(name.prefix(length))
     if prefix.count == length { queries.append(prefix) }
 }
-var latencies: [Double] = []
-var found = 0
-for _ in 0..<3 {  // three passes; the first warms the pages
-    latencies.removeAll(keepingCapacity: true)
-    for query in queries {
-        start = now()
-        let results = search.search(query)
-        latencies.append(now() - start)
-        found += results.count
+/// Runs `queries` three times (the first warms the pages) and prints the last pass's median, p99 and max.
+func measure(_ label: String, _ queries: [String]) {
+    var latencies: [Double] = []
+    var found = 0
+    for _ in 0..<3 {
+        latencies.removeAll(keepingCapacity: true)
+        for query in queries {
+            let start = now()
+            let results = search.search(query)
+            latencies.append(now() - start)
+            found += results.count
+        }
+    }
+    latencies.sort()
+    print("search, \(label): " + String(format: "median %.1f µs, p99 %.1f µs, max %.1f µs (%d found)",
+                 percentile(latencies, 0.5) * 1e6, percentile(latencies, 0.99) * 1e6,
+                 latencies.last! * 1e6, found / 3))
+}
+measure("1,000 queries of 2–5 letters", queries)
+for length in 2...5 {
+    measure("the \(queries.filter { $0.count == length }.count) of \(length) letters",
+            queries.filter { $0.count == length })
+}
+
+// Whole names of towns of 15,000 people or more, in ASCII letters, 6 letters or longer: as typed, with one slip
+// (a letter left out, changed, added, or two swapped), and strings that name nothing.
+var names: [String] = []
+while names.count < 1000 {
+    let place = index.place(at: Int.random(in: 0..<index.count, using: &random))!
+    let folded = SearchKey.fold(place.name)
+    if place.population >= 15_000, folded.count >= 6, folded.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) {
+        names.append(folded)
     }
 }
-latencies.sort()
-print(String(format: "search, 1,000 queries of 2–5 letters: median %.1f µs, p99 %.1f µs, max %.1f µs",
-             percentile(latencies, 0.5) * 1e6, percentile(latencies, 0.99) * 1e6, latencies.last! * 1e6))
+let letters = Array("abcdefghijklmnopqrstuvwxyz")
+let slipped = names.map { name -> String in
+    var characters = Array(name)
+    let at = Int.random(in: 1..<(characters.count - 1), using: &random)
+    switch Int.random(in: 0..<4, using: &random) {
+    case 0: characters.remove(at: at)
+    case 1: characters[at] = letters.filter { $0 != characters[at] }.randomElement(using: &random)!
+    case 2: characters.insert(letters.randomElement(using: &random)!, at: at)
+    default: characters.swapAt(at, at + 1)
+    }
+    return String(characters)
+}
+let nonsense = (0..<1000).map { _ in
+    String((0..<Int.random(in: 6...10, using: &random)).map { _ in letters.randomElement(using: &random)! })
+}
+measure("1,000 whole names of 6+ letters", names)
+measure("the same names with one slip", slipped)
+measure("1,000 strings of 6–10 random letters", nonsense)

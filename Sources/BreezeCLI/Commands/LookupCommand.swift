@@ -28,6 +28,8 @@ struct LookupCommand: BreezectlCommand {
     }
 
     func run(_ context: CommandContext) throws(CLIError) {
-        try context.request("lookup", [("latitude", .number(latitude)), ("longitude", .number(longitude))])
+        try context.request("lookup", [("latitude", .number(latitude)), ("longitude", .number(longitude))]) {
+            answer throws(CLIError) in try answer.lookup(latitude: latitude, longitude: longitude)
+        }
     }
 }

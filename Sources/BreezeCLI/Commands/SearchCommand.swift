@@ -52,6 +52,6 @@ struct SearchCommand: BreezectlCommand {
 
     func run(_ context: CommandContext) throws(CLIError) {
         guard let query else { return try InteractiveSearch(context: context).run() }
-        try context.request("search", [("query", .string(query))])
+        try context.request("search", [("query", .string(query))]) { answer in answer.search(query) }
     }
 }

@@ -1,0 +1,127 @@
+import BreezeCLI
+import BreezeProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `search` and `lookup` print: an empty list as JSON, a failed online search, the answer from the places
+/// index while breezed is not running, distances in the unit the temperatures use, and text for a locale that is
+/// not UTF-8.
+@Suite struct SearchOutputTests {
+    static func render(_ line: String, _ command: String, json: Bool = false) -> String {
+        ReplyText.render(Array(line.utf8), command: command, json: json)
+    }
+
+    /// Runs breezectl on a thread of its own with `environment`, at most 10 seconds.
+    static func breezectl(_ arguments: [String], environment: [String: String]) -> BreezectlRun? {
+        let output = Collected()
+        let errors = Collected()
+        let status = Collected()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let code = BreezeCTL.main(
+                arguments, environment: environment, isTerminal: false,
+                output: TextOutput(standard: { output.append($0) }, error: { errors.append($0) }))
+            status.append(String(code))
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 10) == .success else { return nil }
+        return BreezectlRun(status: Int32(status.value) ?? -1, output: output.value, errors: errors.value)
+    }
+
+    static let nowhere = "/nonexistent/breezectl-search-test.sock"
+    static let bernPlaces = #"{"class":"PLACES","query":"bern","online":"failed: timeout","places":[{"class":"PLACE","geoname_id":2661552,"city":"Bern","admin1":"Bern","country":"Switzerland"}],"id":3}"#
+
+    @Test func noResultsAsJSONAreTheEmptyList() {
+        let reply = #"{"class":"PLACES","query":"qqqq","online":"ok","places":[],"id":3}"#
+        #expect(Self.render(reply, "search", json: true) == #"{"class":"PLACES","query":"qqqq","online":"ok","places":[]}"# + "\n")
+    }
+
+    @Test func aFailedOnlineSearchIsSaid() {
+        #expect(Self.render(Self.bernPlaces, "search")
+            == "2661552   Bern, Switzerland\nOnline search failed (timeout): offline results only.\n")
+        let none = #"{"class":"PLACES","query":"qqqq","online":"failed: transport","places":[]}"#
+        #expect(Self.render(none, "search") == "No cities.\nOnline search failed (transport): offline results only.\n")
+        let fine = Self.bernPlaces.replacingOccurrences(of: "failed: timeout", with: "ok")
+        #expect(Self.render(fine, "search") == "2661552   Bern, Switzerland\n")
+        // JSON keeps it in the object's `online`, and its lines are only PLACE objects.
+        #expect(!Self.render(Self.bernPlaces, "search", json: true).contains("failed"))
+    }
+
+    @Test func searchWithoutBreezedReadsThePlacesIndex() throws {
+        let run = try #require(Self.breezectl(["--socket", Self.nowhere, "search", "zurich"], environment: [:]))
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasPrefix("2657896   Zürich, Zurich, Switzerland\n"), "\(run.output)")
+        #expect(run.errors.contains("breezed is not running; answered from the places index"), "\(run.errors)")
+    }
+
+    @Test func searchWithoutBreezedAsJSONIsWhatBreezedWouldSend() throws {
+        let found = try #require(Self.breezectl(["--socket", Self.nowhere, "--json", "search", "zurich"], environment: [:]))
+        let first = try JSONValue.parse(String(found.output.prefix { $0 != "\n" }))
+        #expect(first["class"] == .string("PLACE") && first["geoname_id"] == .number(2_657_896), "\(found.output)")
+        let none = try #require(Self.breezectl(["--socket", Self.nowhere, "--json", "search", "qqqqqq"], environment: [:]))
+        #expect(none.status == 0)
+        #expect(none.output == #"{"class":"PLACES","query":"qqqqqq","online":"off","places":[]}"# + "\n")
+    }
+
+    @Test func lookupWithoutBreezedReadsThePlacesIndex() throws {
+        let run = try #require(Self.breezectl(["--socket", Self.nowhere, "lookup", "46.948", "7.447"], environment: [:]))
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasPrefix("Bern, Switzerland ("), "\(run.output)")
+        #expect(run.output.hasSuffix(" km away)\n"), "\(run.output)")
+        #expect(!run.errors.isEmpty)
+        let outOfRange = try #require(Self.breezectl(["--socket", Self.nowhere, "lookup", "91", "7"], environment: [:]))
+        #expect(outOfRange.status == 64, "\(outOfRange.errors)")
+    }
+
+    @Test(arguments: ["where", "status", "select", "here"])
+    func otherCommandsStillNeedBreezed(command: String) throws {
+        let arguments = ["--socket", Self.nowhere, command] + (command == "select" ? ["bern"] : [])
+        let run = try #require(Self.breezectl(arguments, environment: [:]))
+        #expect(run.status == 69, "\(run.output)")
+        #expect(run.output.isEmpty)
+    }
+
+    @Test func distancesAreInMilesWhereTemperaturesAreInFahrenheit() throws {
+        let american = ["LANG": "en_US.UTF-8"]
+        let miles = try #require(Self.breezectl(["--socket", Self.nowhere, "lookup", "46.948", "7.447"], environment: american))
+        #expect(miles.output.hasPrefix("Bern, Switzerland (") && miles.output.hasSuffix(" mi away)\n"), "\(miles.output)")
+        let kilometres = try #require(
+            Self.breezectl(["--socket", Self.nowhere, "--units", "c", "lookup", "46.948", "7.447"], environment: american))
+        #expect(kilometres.output.hasSuffix(" km away)\n"), "\(kilometres.output)")
+        let forced = try #require(Self.breezectl(["--socket", Self.nowhere, "--units", "f", "lookup", "46.948", "7.447"],
+                                                 environment: ["LANG": "de_CH.UTF-8"]))
+        #expect(forced.output.hasSuffix(" mi away)\n"), "\(forced.output)")
+    }
+
+    @Test func theSelectedCityOutsideAUTF8LocaleIsInASCIISymbols() throws {
+        let reply = #"{"class":"LOCATION","name":"Zürich, Switzerland","source":"manual","latitude":47.36667,"longitude":8.55,"accuracy":12,"distance_m":260,"id":1}"#
+        let daemon = FakeDaemon { fd in
+            // The request line first, then the reply, then whatever else until breezectl hangs up.
+            var byte: UInt8 = 0
+            while recv(fd, &byte, 1, 0) == 1, byte != UInt8(ascii: "\n") {}
+            FakeDaemon.write(fd, reply + "\n")
+            FakeDaemon.drain(fd)
+        }
+        defer { daemon.stop() }
+        let plain = try #require(Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LANG": "C"]))
+        #expect(plain.output == "Zürich, Switzerland - manual\n  47.36667, 8.55000 +/-12 m - 0.3 km from the centre\n",
+                "\(plain.status) \(plain.output) \(plain.errors)")
+        let utf8 = try #require(
+            Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LC_ALL": "en_US.UTF-8"]))
+        #expect(utf8.output == "Zürich, Switzerland · manual\n  47.36667, 8.55000 ±12 m · 0.2 mi from the centre\n",
+                "\(utf8.status) \(utf8.output) \(utf8.errors)")
+        // JSON is for programs: as breezed sent it, whatever the locale.
+        let json = try #require(
+            Self.breezectl(["--socket", daemon.path, "--json", "select", "zurich"], environment: ["LANG": "C"]))
+        #expect(json.output.contains("Zürich") && json.output.contains("47.36667"), "\(json.status) \(json.output) \(json.errors)")
+    }
+
+    @Test func statusBarCoordinatesHaveAtMostFourDecimals() {
+        let location = #"{"class":"LOCATION","name":"Adelboden, Switzerland","latitude":46.510596667,"longitude":7.567402,"source":"gpsd","state":"authorized"}"#
+        #expect(ReplyText.statusBar([location], format: "{latitude},{longitude}", now: 0) == "46.5106,7.5674\n")
+    }
+}
