@@ -265,7 +265,9 @@ package struct SearchView {
             let found = Self.cities(in: message, online: true)
             onlineResults = found.filter { city in !offlineResults.contains { $0.id == city.id } }
             let state = message["online"]?.stringValue ?? "off"
-            onlineNote = state.hasPrefix("failed") ? "Online search failed (\(TerminalText.escaped(state))); offline results only." : nil
+            onlineNote =
+                state.hasPrefix("failed")
+                ? "Online search failed (\(TerminalText.escaped(state))); offline results only." : nil
         case .select, .here:
             return [.finish(reply: message)]
         case .save(let city):
