@@ -16,7 +16,9 @@ struct Dashboard {
             if let latitude = message["latitude"]?.numberValue, let longitude = message["longitude"]?.numberValue {
                 var detail = printfFormat("%.5f, %.5f", latitude, longitude)
                 if let accuracy = message["accuracy"]?.numberValue { detail += printfFormat(" ±%.0f m", accuracy) }
-                if let distance = message["distance_m"]?.numberValue { detail += " · \(self.distance(metres: distance)) from the centre" }
+                if let distance = message["distance_m"]?.numberValue {
+                    detail += " · \(self.distance(metres: distance)) from the centre"
+                }
                 lines.append("  " + detail)
             }
         } else {

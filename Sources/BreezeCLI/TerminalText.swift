@@ -26,8 +26,8 @@ enum TerminalText {
     /// names UTF-8 ("en_US.UTF-8", "C.utf8"). With none set (a service, a test harness) it counts as UTF-8, the
     /// default of every current system; `LANG=C`, `POSIX` or a Latin-1 locale does not.
     static func localeIsUTF8(_ environment: [String: String]) -> Bool {
-        guard let setting = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
-        else { return true }
+        let settings = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }
+        guard let setting = settings.first(where: { !$0.isEmpty }) else { return true }
         let lowered = setting.lowercased()
         return lowered.contains("utf-8") || lowered.contains("utf8")
     }

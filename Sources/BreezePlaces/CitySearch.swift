@@ -160,7 +160,8 @@ public struct CitySearch: Sendable {
         func tryVariant(_ scores: inout Scores) {
             guard variant.count >= Self.minimumQueryLength else { return }
             let range = keyRange(prefix: variant, within: shared)
-            if !range.isEmpty { collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores) }
+            guard !range.isEmpty else { return }
+            collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores)
         }
         for at in 0...name.count {
             if at > 0 {
@@ -274,7 +275,9 @@ public struct CitySearch: Sendable {
         guard lower < range.upperBound, Self.compare(keyBytes(lower), prefix, prefixOnly: true) == 0 else {
             return lower..<lower
         }
-        let upper = partitionPoint(lower..<range.upperBound) { Self.compare(keyBytes($0), prefix, prefixOnly: true) <= 0 }
+        let upper = partitionPoint(lower..<range.upperBound) {
+            Self.compare(keyBytes($0), prefix, prefixOnly: true) <= 0
+        }
         return lower..<max(lower, upper)
     }
 
