@@ -95,13 +95,21 @@ final class MQTTPublisher: Sendable {
     }
 
     static func entities(topic: (String) -> String) -> [Entity] {
-        func pollutant(_ id: String, _ name: String, _ code: String, _ deviceClass: String) -> Entity {
-            Entity(component: "sensor", id: id, members: [
+        /// A pollutant's sensor. Breeze publishes µg/m³; Home Assistant's carbon monoxide class takes ppm only, so
+        /// CO is converted in its template (ppm = µg/m³ × 24.45 / 28,010: molar volume at 25 °C and 1 atm over CO's
+        /// molar mass).
+        func pollutant(_ id: String, _ name: String, _ code: String, _ deviceClass: String, ppmFactor: String? = nil)
+            -> Entity {
+            let value = "(value_json.pollutants | selectattr('code', 'eq', '\(code)') | map(attribute='value') | list"
+                + " + [none]) | first"
+            let template = ppmFactor.map { factor in
+                "{% set v = \(value) %}{{ (v * \(factor)) | round(4) if v is number else none }}"
+            } ?? "{{ \(value) }}"
+            return Entity(component: "sensor", id: id, members: [
                 ("name", .string(name)), ("state_topic", .string(topic("air"))),
-                ("value_template", .string(
-                    "{{ (value_json.pollutants | selectattr('code', 'eq', '\(code)') | map(attribute='value') | list"
-                        + " + [none]) | first }}")),
-                ("device_class", .string(deviceClass)), ("unit_of_measurement", .string("µg/m³")),
+                ("value_template", .string(template)),
+                ("device_class", .string(deviceClass)),
+                ("unit_of_measurement", .string(ppmFactor == nil ? "µg/m³" : "ppm")),
                 ("state_class", .string("measurement")),
             ])
         }
@@ -128,7 +136,7 @@ final class MQTTPublisher: Sendable {
             pollutant("no2", "NO₂", "nitrogen_dioxide", "nitrogen_dioxide"),
             pollutant("o3", "O₃", "ozone", "ozone"),
             pollutant("so2", "SO₂", "sulphur_dioxide", "sulphur_dioxide"),
-            pollutant("co", "CO", "carbon_monoxide", "carbon_monoxide"),
+            pollutant("co", "CO", "carbon_monoxide", "carbon_monoxide", ppmFactor: "24.45 / 28010"),
             Entity(component: "sensor", id: "pollen", members: [
                 ("name", .string("Highest pollen level")), ("state_topic", .string(topic("pollen"))),
                 ("value_template", .string("{{ value_json.highest }}")), ("icon", .string("mdi:flower-pollen")),
