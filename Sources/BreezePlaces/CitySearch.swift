@@ -157,15 +157,17 @@ public struct CitySearch: Sendable {
         variant.reserveCapacity(name.count + 1)
         // The keys that start with name[..<at], narrowed as `at` grows: every variant below keeps those letters.
         var shared = 0..<index.keys.count
+        // Every key in `shared` starts with variant[..<known]: comparisons start after those bytes.
+        var known = 0
         func tryVariant(_ scores: inout Scores) {
             guard variant.count >= Self.minimumQueryLength else { return }
-            let range = keyRange(prefix: variant, within: shared)
+            let range = keyRange(prefix: variant, within: shared, from: known)
             guard !range.isEmpty else { return }
             collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores)
         }
         for at in 0...name.count {
             if at > 0 {
-                shared = keyRange(prefix: Array(name[..<at]), within: shared)
+                shared = keyRange(prefix: Array(name[..<at]), within: shared, from: at - 1)
                 if shared.isEmpty { return }
                 if shared.count <= Self.slipScanLimit {
                     // Few keys left: each is checked for one slip from here on, cheaper than searching for slips.
@@ -178,6 +180,7 @@ public struct CitySearch: Sendable {
                     return
                 }
             }
+            known = at
             if at < name.count {
                 variant.removeAll(keepingCapacity: true)
                 variant += name[..<at]
@@ -193,18 +196,24 @@ public struct CitySearch: Sendable {
                 }
             }
             guard at > 0 else { continue }
-            // A changed or added letter: the keys that follow name[..<at] with that letter first (letters in byte
-            // order, so each group is searched for after the one before), then the rest of the name in them.
-            var start = shared.lowerBound
-            for letter in Self.slipLetters {
+            // A changed or added letter: the keys that follow name[..<at] with that letter next, taken group by group
+            // as they lie in key order (only the letters some key has there), then the rest of the name in them.
+            // Keys that are name[..<at] itself sort first and have no letter there.
+            var start = galloping(from: shared.lowerBound, to: shared.upperBound) { keyLength($0) <= at }
+            while start < shared.upperBound {
+                guard let letter = byte(at, ofKey: start) else {
+                    start += 1
+                    continue
+                }
+                let end = galloping(from: start + 1, to: shared.upperBound) { byte(at, ofKey: $0) == letter }
+                defer { start = end }
+                guard Self.isSlipLetter(letter) else { continue }
+                let saved = shared
+                shared = start..<end
+                known = at + 1
                 variant.removeAll(keepingCapacity: true)
                 variant += name[..<at]
                 variant.append(letter)
-                let group = keyRange(prefix: variant, within: start..<shared.upperBound)
-                start = group.upperBound
-                if group.isEmpty { continue }
-                let saved = shared
-                shared = group
                 if at < name.count, letter != name[at] {
                     variant += name[(at + 1)...]
                     tryVariant(&scores)
@@ -233,7 +242,7 @@ public struct CitySearch: Sendable {
             for offset in 0..<count where name[nameFrom + offset] != key[keyFrom + offset] { return false }
             return true
         }
-        let letter = at < key.count && slipLetters.contains(key[at])
+        let letter = at < key.count && isSlipLetter(key[at])
         // A letter changed, left out of the name (the key has one more), typed extra, or two swapped.
         if letter, rest(at + 1, at + 1) { return name.count }
         if letter, rest(at, at + 1) { return name.count + 1 }
@@ -247,6 +256,11 @@ public struct CitySearch: Sendable {
 
     /// The letters a slip may change or add.
     private static let slipLetters: [UInt8] = [0x20] + Array(0x61...0x7A)
+
+    /// Whether a slip may change or add `byte` (one of `slipLetters`).
+    @inline(__always) private static func isSlipLetter(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x61...0x7A).contains(byte)
+    }
 
     // MARK: - Keys
 
@@ -263,22 +277,46 @@ public struct CitySearch: Sendable {
         keyBytes(key).count
     }
 
+    /// The byte at `offset` in `key`, or nil when the key is shorter.
+    @inline(__always) private func byte(_ offset: Int, ofKey key: Int) -> UInt8? {
+        let bytes = keyBytes(key)
+        return offset < bytes.count ? bytes[offset] : nil
+    }
+
     /// The keys that start with `prefix`: two binary searches over the sorted keys.
     func keyRange(prefix: [UInt8]) -> Range<Int> {
         keyRange(prefix: prefix, within: 0..<index.keys.count)
     }
 
-    /// The keys that start with `prefix`, searched in `range`, which must hold every one of them.
-    func keyRange(prefix: [UInt8], within range: Range<Int>) -> Range<Int> {
-        let lower = partitionPoint(range) { Self.compare(keyBytes($0), prefix, prefixOnly: false) < 0 }
+    /// The keys that start with `prefix`, searched in `range`, which must hold every one of them; every key in
+    /// `range` starts with prefix[..<from], so only the bytes after those are compared.
+    func keyRange(prefix: [UInt8], within range: Range<Int>, from: Int = 0) -> Range<Int> {
+        let lower = partitionPoint(range) { Self.compare(keyBytes($0), prefix, prefixOnly: false, from: from) < 0 }
         // Nothing starts with `prefix` when the first key from there does not.
-        guard lower < range.upperBound, Self.compare(keyBytes(lower), prefix, prefixOnly: true) == 0 else {
+        guard lower < range.upperBound, Self.compare(keyBytes(lower), prefix, prefixOnly: true, from: from) == 0 else {
             return lower..<lower
         }
-        let upper = partitionPoint(lower..<range.upperBound) {
-            Self.compare(keyBytes($0), prefix, prefixOnly: true) <= 0
+        // The keys past the first are found from it outwards: a prefix this long holds few keys.
+        let upper = galloping(from: lower + 1, to: range.upperBound) {
+            Self.compare(keyBytes($0), prefix, prefixOnly: true, from: from) <= 0
         }
         return lower..<max(lower, upper)
+    }
+
+    /// The first position in `start..<end` where `isBelow` turns false (it must be true, then false), searched
+    /// from `start` in steps that double, then by halves: cheap when that position is near `start`.
+    private func galloping(from start: Int, to end: Int, _ isBelow: (Int) -> Bool) -> Int {
+        var low = start
+        var step = 1
+        while low < end, isBelow(low) {
+            let next = low + step
+            guard next < end, isBelow(next) else {
+                return partitionPoint((low + 1)..<min(next, end), isBelow)
+            }
+            low = next + 1
+            step *= 2
+        }
+        return low
     }
 
     /// The precomputed ranking for `prefix`, as slots in `RANK`, when the index has one.
@@ -311,10 +349,11 @@ public struct CitySearch: Sendable {
     }
 
     /// Byte-wise comparison of `key` with `query`; with `prefixOnly`, only the key's first `query.count` bytes count.
-    static func compare(_ key: UnsafeRawBufferPointer, _ query: [UInt8], prefixOnly: Bool) -> Int {
+    /// The first `from` bytes of both must be known equal: they are not compared again.
+    static func compare(_ key: UnsafeRawBufferPointer, _ query: [UInt8], prefixOnly: Bool, from: Int = 0) -> Int {
         let length = prefixOnly ? min(key.count, query.count) : key.count
         let shared = min(length, query.count)
-        for i in 0..<shared where key[i] != query[i] {
+        for i in min(from, shared)..<shared where key[i] != query[i] {
             return key[i] < query[i] ? -1 : 1
         }
         if prefixOnly && key.count >= query.count { return 0 }
