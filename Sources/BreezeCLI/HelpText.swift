@@ -68,7 +68,8 @@ enum HelpText {
         if !help.examples.isEmpty {
             text += "\nEXAMPLES:\n"
             for (line, description) in help.examples {
-                text += "  " + line + "\n" + wrapped(description.prefix(1).uppercased() + description.dropFirst() + ".", indent: 6) + "\n"
+                let sentence = description.prefix(1).uppercased() + description.dropFirst() + "."
+                text += "  " + line + "\n" + wrapped(sentence, indent: 6) + "\n"
             }
         }
         return text + "\n"

@@ -42,7 +42,8 @@ struct InteractiveSearch {
                 case .send(let command, let arguments, let purpose):
                     guard let connection else { continue }
                     do throws(CLIError) {
-                        let id = try connection.send(command, arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+                        let ordered = arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                        let id = try connection.send(command, ordered)
                         purposes[id] = purpose
                     } catch {
                         lost(error.message)
@@ -156,7 +157,9 @@ struct InteractiveSearch {
                 if loop.finished { break }
                 if descriptors[0].revents != 0 {
                     var buffer = [UInt8](repeating: 0, count: 4_096)
-                    let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { read(terminal.input, $0.baseAddress, $0.count) } }
+                    let count = retryingOnInterrupt {
+                        buffer.withUnsafeMutableBytes { read(terminal.input, $0.baseAddress, $0.count) }
+                    }
                     // The terminal is gone (end of input, or an error): nothing more can be typed.
                     guard count > 0 else { break }
                     for key in loop.keys.push(buffer[0..<count]) where !loop.finished {
@@ -175,7 +178,8 @@ struct InteractiveSearch {
         }
         if let reply = loop.reply {
             let renderer = ReplyRenderer(
-                subcommand: .select, json: false, dashboard: context.dashboard, format: nil, waybar: false, i3bar: false)
+                subcommand: .select, json: false, dashboard: context.dashboard, format: nil, waybar: false,
+                i3bar: false)
             context.output.write(renderer.reply(reply))
         }
     }

@@ -54,7 +54,9 @@ final class RawTerminal {
     /// The terminal's size in columns and rows (80 × 24 when it does not say). Wraps the `TIOCGWINSZ` ioctl.
     var size: (columns: Int, rows: Int) {
         var window = winsize()
-        guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return (80, 24) }
+        guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+            return (80, 24)
+        }
         return (Int(window.ws_col), Int(window.ws_row))
     }
 

@@ -56,7 +56,8 @@ package enum SearchScreen {
         } else {
             let count = view.results.count
             let online = view.onlineResults.count
-            status = fitted("\(count) \(count == 1 ? "city" : "cities")" + (online > 0 ? " (\(online) from online search)" : ""), columns)
+            let fromOnline = online > 0 ? " (\(online) from online search)" : ""
+            status = fitted("\(count) \(count == 1 ? "city" : "cities")" + fromOnline, columns)
         }
         lines.append(status)
         lines.append(style("2", fitted(keys, columns)))

@@ -75,6 +75,10 @@ package struct SearchView {
     /// A message for the person: saved, not permitted, the daemon gone.
     package private(set) var notice: String?
     package private(set) var daemonGone = false
+    /// The generation of the online search under way, if one is.
+    package private(set) var onlineInFlight: Int?
+    /// A generation whose online search waits for the one under way.
+    private var onlineWaiting: Int?
     /// The index of the selected entry among those that can be selected.
     package private(set) var selection = 0
     package var columns = 80
@@ -113,7 +117,13 @@ package struct SearchView {
         case .debounceElapsed(let debounced):
             guard debounced == generation, isSearching, !daemonGone else { return [] }
             onlineNote = "Searching online…"
-            return [.send("search", Self.searchArguments(query, online: true), .online(generation: generation))]
+            // One online search at a time: the next waits for the answer to the one under way (breezed holds at
+            // most 8 requests of a client that go online, and stops reading it beyond).
+            guard onlineInFlight == nil else {
+                onlineWaiting = generation
+                return []
+            }
+            return askOnline()
         case .connected:
             let wasGone = daemonGone
             daemonGone = false
@@ -125,6 +135,8 @@ package struct SearchView {
             return actions
         case .daemonLost(let reason):
             daemonGone = true
+            onlineInFlight = nil
+            onlineWaiting = nil
             onlineNote = nil
             notice = "breezed went away (\(TerminalText.escaped(reason))). Your query is kept; trying again…"
             return []
@@ -175,6 +187,23 @@ package struct SearchView {
         }
     }
 
+    private mutating func askOnline() -> [Action] {
+        onlineInFlight = generation
+        onlineWaiting = nil
+        return [.send("search", Self.searchArguments(query, online: true), .online(generation: generation))]
+    }
+
+    /// After an online answer (or refusal): the online search that waited for it, if it is still the current one.
+    private mutating func onlineAnswered(_ answered: Int) -> [Action] {
+        guard onlineInFlight == answered else { return [] }
+        onlineInFlight = nil
+        guard onlineWaiting == generation, isSearching, !daemonGone else {
+            onlineWaiting = nil
+            return []
+        }
+        return askOnline()
+    }
+
     /// A new generation: offline results asked for now, online ones after the pause.
     private mutating func queryChanged() -> [Action] {
         generation += 1
@@ -193,6 +222,14 @@ package struct SearchView {
     }
 
     private mutating func handle(_ purpose: Purpose, _ message: JSONValue) -> [Action] {
+        if case .online(let answered) = purpose {
+            let next = onlineAnswered(answered)
+            return handleAnswer(purpose, message) + next
+        }
+        return handleAnswer(purpose, message)
+    }
+
+    private mutating func handleAnswer(_ purpose: Purpose, _ message: JSONValue) -> [Action] {
         if message["class"]?.stringValue == "ERROR" {
             let text = message["message"]?.displayText ?? "breezed refused the request"
             switch purpose {
@@ -228,7 +265,9 @@ package struct SearchView {
             let found = Self.cities(in: message, online: true)
             onlineResults = found.filter { city in !offlineResults.contains { $0.id == city.id } }
             let state = message["online"]?.stringValue ?? "off"
-            onlineNote = state.hasPrefix("failed") ? "Online search failed (\(TerminalText.escaped(state))); offline results only." : nil
+            onlineNote =
+                state.hasPrefix("failed")
+                ? "Online search failed (\(TerminalText.escaped(state))); offline results only." : nil
         case .select, .here:
             return [.finish(reply: message)]
         case .save(let city):

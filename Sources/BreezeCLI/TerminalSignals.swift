@@ -63,7 +63,9 @@ final class TerminalSignals {
         var numbers: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
-            let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) } }
+            let count = retryingOnInterrupt {
+                buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            }
             guard count > 0 else { return numbers }
             numbers += buffer[0..<count].map(Int32.init)
         }

@@ -90,6 +90,28 @@ import Testing
         #expect(Self.names(view) == ["Zug"])
     }
 
+    @Test func oneOnlineSearchAtATimeAndTheLatestWaitingOneFollows() {
+        var view = Self.connected()
+        _ = view.handle(.key(.text("zu")))
+        let first = view.generation
+        #expect(view.handle(.debounceElapsed(generation: first)).count == 1)
+        _ = view.handle(.key(.text("r")))
+        let second = view.generation
+        // The first is still under way: the second waits.
+        #expect(view.handle(.debounceElapsed(generation: second)) == [])
+        #expect(view.onlineInFlight == first)
+        _ = view.handle(.key(.text("i")))
+        let third = view.generation
+        #expect(view.handle(.debounceElapsed(generation: third)) == [])
+        // The first's answer is stale and dropped; the latest query goes online then, the one between never.
+        let next = view.handle(.reply(.online(generation: first), Self.places([(12, "Zuni")], online: "ok")))
+        #expect(next == [.send("search", SearchView.searchArguments("zuri", online: true), .online(generation: third))])
+        #expect(view.onlineInFlight == third)
+        #expect(Self.names(view).isEmpty)
+        #expect(view.handle(.reply(.online(generation: third), Self.places([(10, "Zürich")], online: "ok"))) == [])
+        #expect(view.onlineInFlight == nil)
+    }
+
     @Test func aFailedOnlineSearchIsSaid() {
         var view = Self.connected()
         _ = view.handle(.key(.text("zu")))

@@ -66,14 +66,17 @@ struct SavedCommand: BreezectlCommand {
     /// The id of the one saved city called `name` (its city name or its full name, folded); none is a failure as
     /// the daemon's `not-found` is, several a usage error listing them.
     static func savedID(named name: String, in reply: JSONValue) throws(CLIError) -> Int {
-        guard case .array(let places)? = reply["places"] else { throw CLIError(.failure, "breezed sent no saved cities") }
+        guard case .array(let places)? = reply["places"] else {
+            throw CLIError(.failure, "breezed sent no saved cities")
+        }
         let wanted = folded(name)
         let matches = places.filter { place in
             [place["city"], place["name"]].contains { $0?.stringValue.map(folded) == wanted }
         }
         let ids = matches.compactMap { $0["geoname_id"]?.numberValue.flatMap { Int(exactly: $0) } }
         guard !ids.isEmpty else {
-            throw CLIError(.failure, "no saved city is called \"\(TerminalText.escaped(name))\" ('breezectl saved' lists them)")
+            throw CLIError(
+                .failure, "no saved city is called \"\(TerminalText.escaped(name))\" ('breezectl saved' lists them)")
         }
         guard ids.count == 1 else {
             let listed = zip(matches, ids).map { "\($0["name"]?.displayText ?? "?") (\($1))" }

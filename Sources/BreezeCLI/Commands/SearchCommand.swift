@@ -43,7 +43,9 @@ struct SearchCommand: BreezectlCommand {
             }
             return
         }
-        guard let query = arguments.positional.first else { throw CLIError(.usage, "usage: breezectl \(Self.help.usage)") }
+        guard let query = arguments.positional.first else {
+            throw CLIError(.usage, "usage: breezectl \(Self.help.usage)")
+        }
         guard query.trimmingSpaces().count >= 2 else { throw CLIError(.usage, "a search needs at least 2 characters") }
         self.query = query
     }
