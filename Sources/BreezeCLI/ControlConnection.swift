@@ -131,15 +131,24 @@ public final class ControlConnection {
                 throw CLIError(.unreachable, "lost the connection to breezed: \(String(cString: strerror(code)))")
             }
             if count == 0 { return nil }
-            for event in framer.push(buffer[0..<count]) {
-                switch event {
-                case .line(let line): pending.append(line)
-                case .tooLong: throw CLIError(.failure, "breezed sent a line over \(Self.maximumLineLength >> 20) MiB")
-                case .invalidText: throw CLIError(.failure, "breezed sent a line that is not UTF-8 text")
-                }
+            try frame(buffer[0..<count])
+        }
+        return try Self.decode(pending.removeFirst())
+    }
+
+    /// Lines framed from bytes read; a line too long or not UTF-8 is an error (its reply is lost).
+    private func frame(_ bytes: ArraySlice<UInt8>) throws(CLIError) {
+        for event in framer.push(bytes) {
+            switch event {
+            case .line(let line): pending.append(line)
+            case .tooLong: throw CLIError(.failure, "breezed sent a line over \(Self.maximumLineLength >> 20) MiB")
+            case .invalidText: throw CLIError(.failure, "breezed sent a line that is not UTF-8 text")
             }
         }
-        let line = pending.removeFirst()
+    }
+
+    /// One framed line as the object it is.
+    private static func decode(_ line: String) throws(CLIError) -> JSONValue {
         do throws(ProtocolError) {
             return try JSONValue.parse(line)
         } catch {
@@ -162,22 +171,9 @@ public final class ControlConnection {
             throw CLIError(.unreachable, "lost the connection to breezed: \(String(cString: strerror(code)))")
         }
         if count == 0 { return nil }
-        for event in framer.push(buffer[0..<count]) {
-            switch event {
-            case .line(let line): pending.append(line)
-            case .tooLong: throw CLIError(.failure, "breezed sent a line over \(Self.maximumLineLength >> 20) MiB")
-            case .invalidText: throw CLIError(.failure, "breezed sent a line that is not UTF-8 text")
-            }
-        }
+        try frame(buffer[0..<count])
         var objects: [JSONValue] = []
-        while !pending.isEmpty {
-            let line = pending.removeFirst()
-            do throws(ProtocolError) {
-                objects.append(try JSONValue.parse(line))
-            } catch {
-                throw CLIError(.failure, "breezed sent a line that is not JSON: \(TerminalText.escaped(error.message))")
-            }
-        }
+        while !pending.isEmpty { objects.append(try Self.decode(pending.removeFirst())) }
         return objects
     }
 

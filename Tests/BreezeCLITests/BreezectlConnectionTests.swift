@@ -11,14 +11,16 @@ import Glibc
 @Suite struct BreezectlConnectionTests {
     /// Runs breezectl on a thread of its own and waits for it to end, at most `deadline` seconds; nil when it
     /// did not end by then.
-    static func breezectl(_ arguments: [String], deadline: Double = 10, isTerminal: Bool = false) -> BreezectlRun? {
+    static func breezectl(
+        _ arguments: [String], deadline: Double = 10, isTerminal: Bool = false, environment: [String: String] = [:]
+    ) -> BreezectlRun? {
         let output = Collected()
         let errors = Collected()
         let status = Collected()
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let code = BreezeCTL.main(
-                arguments, environment: [:], isTerminal: isTerminal,
+                arguments, environment: environment, isTerminal: isTerminal,
                 output: TextOutput(standard: { output.append($0) }, error: { errors.append($0) }))
             status.append(String(code))
             done.signal()

@@ -17,19 +17,7 @@ import Glibc
 
     /// Runs breezectl on a thread of its own with `environment`, at most 10 seconds.
     static func breezectl(_ arguments: [String], environment: [String: String]) -> BreezectlRun? {
-        let output = Collected()
-        let errors = Collected()
-        let status = Collected()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let code = BreezeCTL.main(
-                arguments, environment: environment, isTerminal: false,
-                output: TextOutput(standard: { output.append($0) }, error: { errors.append($0) }))
-            status.append(String(code))
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 10) == .success else { return nil }
-        return BreezectlRun(status: Int32(status.value) ?? -1, output: output.value, errors: errors.value)
+        BreezectlConnectionTests.breezectl(arguments, environment: environment)
     }
 
     static let nowhere = "/nonexistent/breezectl-search-test.sock"
