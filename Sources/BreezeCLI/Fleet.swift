@@ -145,12 +145,14 @@ struct Fleet {
         return line.trimmingSpaces() + "\n"
     }
 
+    /// An age as people say it. The seconds come from a time another machine published: printed through
+    /// `TerminalText.whole`, which never traps, whatever the value.
     static func age(_ seconds: Double) -> String {
         switch seconds {
-        case ..<90: "\(Int(seconds)) s"
-        case ..<5_400: "\(Int(seconds / 60)) min"
-        case ..<172_800: "\(Int(seconds / 3_600)) h"
-        default: "\(Int(seconds / 86_400)) d"
+        case ..<90: "\(TerminalText.whole(seconds)) s"
+        case ..<5_400: "\(TerminalText.whole(seconds / 60)) min"
+        case ..<172_800: "\(TerminalText.whole(seconds / 3_600)) h"
+        default: "\(TerminalText.whole(seconds / 86_400)) d"
         }
     }
 }
