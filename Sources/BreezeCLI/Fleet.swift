@@ -42,7 +42,9 @@ struct Fleet {
                     listed = true
                     return
                 }
-                guard let (node, name) = Self.split(message.topic),
+                // Nothing breezed publishes is larger than its outbox's payload bound: a larger message is not
+                // one of its objects, and is not kept.
+                guard message.payload.count <= MQTTOutbox.maximumPayload, let (node, name) = Self.split(message.topic),
                     nodes[node] != nil || nodes.count < Self.maximumNodes
                 else { return }
                 var entry = nodes[node] ?? Node(name: node)
