@@ -45,6 +45,7 @@ struct Dashboard {
         case .pollen: pollen(message)
         case .climate: climate(message)
         case .weather: weather(message)
+        default: [dataset.className + ": " + (message.map(stateText) ?? "no data yet")]
         }
     }
 

@@ -37,6 +37,11 @@ extension AirQualityReport: Plausible {
     }
 }
 
+extension Dataset {
+    /// `AIR`: the US AQI and six pollutants, fresh for an hour.
+    public static let air = Dataset(name: "air", className: "AIR", defaultFreshness: 3_600)
+}
+
 extension AirQualityReport: DatasetReport {
     public static var dataset: Dataset { .air }
     public var unavailableReason: String? { nil }

@@ -46,6 +46,11 @@ extension ClimateReport: Plausible {
     }
 }
 
+extension Dataset {
+    /// `CLIMATE`: the day's maximum temperature over the decades, fresh for a day.
+    public static let climate = Dataset(name: "climate", className: "CLIMATE", defaultFreshness: 86_400)
+}
+
 extension ClimateReport: DatasetReport {
     public static var dataset: Dataset { .climate }
     public var unavailableReason: String? { points.isEmpty ? "no temperature record for this place" : nil }

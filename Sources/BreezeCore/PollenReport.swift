@@ -66,6 +66,11 @@ extension PollenReport: Plausible {
     }
 }
 
+extension Dataset {
+    /// `POLLEN`: the pollen levels, fresh for a day.
+    public static let pollen = Dataset(name: "pollen", className: "POLLEN", defaultFreshness: 86_400)
+}
+
 extension PollenReport: DatasetReport {
     public static var dataset: Dataset { .pollen }
 

@@ -81,6 +81,11 @@ extension WeatherReport: Plausible {
     }
 }
 
+extension Dataset {
+    /// `WEATHER`: the conditions now and the forecast, fresh for an hour.
+    public static let weather = Dataset(name: "weather", className: "WEATHER", defaultFreshness: 3_600)
+}
+
 extension WeatherReport: DatasetReport {
     public static var dataset: Dataset { .weather }
     public var unavailableReason: String? { nil }

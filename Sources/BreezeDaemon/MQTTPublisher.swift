@@ -25,7 +25,7 @@ final class MQTTPublisher: Sendable {
     func topic(_ name: String) -> String { "\(base)/\(name)" }
 
     func start() {
-        publishDiscovery(weather: false)
+        publishDiscovery(withData: [])
         link.start()
     }
 
@@ -37,9 +37,9 @@ final class MQTTPublisher: Sendable {
 
     func dataset(_ dataset: Dataset, _ message: JSONValue) {
         publish(dataset.rawValue, message)
-        // The weather's sensors appear once there is weather to show.
-        if dataset == .weather, ["fresh", "stale"].contains(message["state"]?.stringValue) {
-            publishDiscovery(weather: true)
+        // Sensors that wait for data (the weather's) appear once there is data to show.
+        if Self.sensorsWaitForData(dataset), ["fresh", "stale"].contains(message["state"]?.stringValue) {
+            publishDiscovery(withData: [dataset])
         }
     }
 
@@ -68,14 +68,17 @@ final class MQTTPublisher: Sendable {
         "\(settings.discoveryPrefix)/\(entity.component)/\(deviceID)/\(entity.id)/config"
     }
 
-    /// The configs, or empty payloads that remove them when discovery is switched off.
-    func publishDiscovery(weather: Bool) {
-        let entities = Self.entities(topic: topic) + (weather ? Self.weatherEntities(topic: topic) : [])
+    /// The configs, or empty payloads that remove them when discovery is switched off: those announced at start,
+    /// and the sensors of `withData`, which wait for data.
+    func publishDiscovery(withData: [Dataset]) {
+        let entities = Self.entities(topic: topic) + withData.flatMap { Self.sensorEntities($0, topic: topic) }
         for entity in entities {
             link.publish(configTopic(entity), settings.discovery ? Array(config(entity).encoded().utf8) : [])
         }
         if !settings.discovery {
-            for entity in Self.weatherEntities(topic: topic) { link.publish(configTopic(entity), []) }
+            for dataset in Dataset.allCases where Self.sensorsWaitForData(dataset) {
+                for entity in Self.sensorEntities(dataset, topic: topic) { link.publish(configTopic(entity), []) }
+            }
         }
     }
 
@@ -94,26 +97,9 @@ final class MQTTPublisher: Sendable {
                 ])
     }
 
+    /// The entities announced at start: the location's, then each dataset's sensors that do not wait for data.
     static func entities(topic: (String) -> String) -> [Entity] {
-        /// A pollutant's sensor. Breeze publishes µg/m³; Home Assistant's carbon monoxide class takes ppm only, so
-        /// CO is converted in its template (ppm = µg/m³ × 24.45 / 28,010: molar volume at 25 °C and 1 atm over CO's
-        /// molar mass).
-        func pollutant(_ id: String, _ name: String, _ code: String, _ deviceClass: String, ppmFactor: String? = nil)
-            -> Entity {
-            let value = "(value_json.pollutants | selectattr('code', 'eq', '\(code)') | map(attribute='value') | list"
-                + " + [none]) | first"
-            let template = ppmFactor.map { factor in
-                "{% set v = \(value) %}{{ (v * \(factor)) | round(4) if v is number else none }}"
-            } ?? "{{ \(value) }}"
-            return Entity(component: "sensor", id: id, members: [
-                ("name", .string(name)), ("state_topic", .string(topic("air"))),
-                ("value_template", .string(template)),
-                ("device_class", .string(deviceClass)),
-                ("unit_of_measurement", .string(ppmFactor == nil ? "µg/m³" : "ppm")),
-                ("state_class", .string("measurement")),
-            ])
-        }
-        return [
+        [
             Entity(component: "device_tracker", id: "location", members: [
                 ("name", .string("Location")), ("json_attributes_topic", .string(topic("location"))),
                 ("json_attributes_template", .string(
@@ -126,37 +112,20 @@ final class MQTTPublisher: Sendable {
                 ("name", .string("Place")), ("state_topic", .string(topic("location"))),
                 ("value_template", .string("{{ value_json.name }}")), ("icon", .string("mdi:map-marker")),
             ]),
-            Entity(component: "sensor", id: "us_aqi", members: [
-                ("name", .string("US AQI")), ("state_topic", .string(topic("air"))),
-                ("value_template", .string("{{ value_json.us_aqi }}")), ("device_class", .string("aqi")),
-                ("state_class", .string("measurement")),
-            ]),
-            pollutant("pm2_5", "PM2.5", "pm2_5", "pm25"),
-            pollutant("pm10", "PM10", "pm10", "pm10"),
-            pollutant("no2", "NO₂", "nitrogen_dioxide", "nitrogen_dioxide"),
-            pollutant("o3", "O₃", "ozone", "ozone"),
-            pollutant("so2", "SO₂", "sulphur_dioxide", "sulphur_dioxide"),
-            pollutant("co", "CO", "carbon_monoxide", "carbon_monoxide", ppmFactor: "24.45 / 28010"),
-            Entity(component: "sensor", id: "pollen", members: [
-                ("name", .string("Highest pollen level")), ("state_topic", .string(topic("pollen"))),
-                ("value_template", .string("{{ value_json.highest }}")), ("icon", .string("mdi:flower-pollen")),
-                ("state_class", .string("measurement")),
-            ]),
-        ]
+        ] + Dataset.allCases.filter { !sensorsWaitForData($0) }.flatMap { sensorEntities($0, topic: topic) }
     }
 
-    static func weatherEntities(topic: (String) -> String) -> [Entity] {
-        [
-            Entity(component: "sensor", id: "temperature", members: [
-                ("name", .string("Temperature")), ("state_topic", .string(topic("weather"))),
-                ("value_template", .string("{{ value_json.temperature_c }}")),
-                ("device_class", .string("temperature")), ("unit_of_measurement", .string("°C")),
-                ("state_class", .string("measurement")),
-            ]),
-            Entity(component: "sensor", id: "condition", members: [
-                ("name", .string("Condition")), ("state_topic", .string(topic("weather"))),
-                ("value_template", .string("{{ value_json.condition }}")), ("icon", .string("mdi:weather-partly-cloudy")),
-            ]),
-        ]
+    /// A dataset's sensors (`DatasetMessageBody.sensors`), reading its topic.
+    static func sensorEntities(_ dataset: Dataset, topic: (String) -> String) -> [Entity] {
+        guard let body = dataset.reportType as? any DatasetMessageBody.Type else { return [] }
+        return body.sensors.map { sensor in
+            Entity(component: sensor.component, id: sensor.id, members: [
+                ("name", .string(sensor.name)), ("state_topic", .string(topic(dataset.rawValue))),
+            ] + sensor.members)
+        }
+    }
+
+    static func sensorsWaitForData(_ dataset: Dataset) -> Bool {
+        (dataset.reportType as? any DatasetMessageBody.Type)?.sensorsWaitForData ?? false
     }
 }

@@ -21,19 +21,21 @@ public struct DataSources: Sendable {
         self.init([DatasetSource(fetch: air), DatasetSource(fetch: pollen), DatasetSource(fetch: climate)])
     }
 
-    /// Every dataset from its web API: the one list a new dataset's client is added to.
+    /// Each dataset's web client, one a dataset: the one list a new dataset's client is added to.
+    public static var webClients: [any DatasetClient.Type] {
+        [AirQualityClient.self, PollenClient.self, ClimateClient.self, WeatherClient.self]
+    }
+
+    /// Every dataset from its web API (`webClients`).
     public static func web(http: HTTPClient, endpoints: WebEndpoints, googlePollenKey: String?) -> DataSources {
-        let air = AirQualityClient(http: http, base: endpoints.airQuality)
-        let pollen = PollenClient(
-            http: http, openMeteo: endpoints.airQuality, google: endpoints.googlePollen, googleKey: googlePollenKey)
-        let climate = ClimateClient(http: http, archive: endpoints.archive, forecast: endpoints.forecast)
-        let weather = WeatherClient(http: http, base: endpoints.forecast)
-        return DataSources([
-            DatasetSource { coordinate throws(WebError) in try await air.fetch(coordinate) },
-            DatasetSource { coordinate throws(WebError) in try await pollen.fetch(coordinate) },
-            DatasetSource { coordinate throws(WebError) in try await climate.fetch(coordinate) },
-            DatasetSource { coordinate throws(WebError) in try await weather.fetch(coordinate) },
-        ])
+        DataSources(webClients.map { source($0, http: http, endpoints: endpoints, googlePollenKey: googlePollenKey) })
+    }
+
+    private static func source<Client: DatasetClient>(
+        _ type: Client.Type, http: HTTPClient, endpoints: WebEndpoints, googlePollenKey: String?
+    ) -> DatasetSource {
+        let client = Client.make(http: http, endpoints: endpoints, googlePollenKey: googlePollenKey)
+        return DatasetSource { coordinate throws(WebError) in try await client.fetch(coordinate) }
     }
 }
 

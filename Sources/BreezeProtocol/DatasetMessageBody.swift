@@ -9,8 +9,18 @@ public protocol DatasetMessageBody: DatasetReport {
 
     /// The members sent while there is no report yet (none unless the dataset says otherwise).
     static var membersWithoutReport: [(String, JSONValue)] { get }
+
+    /// Its Home Assistant sensors, read from its object (none unless the dataset says otherwise).
+    static var sensors: [DatasetSensor] { get }
+
+    /// True when its sensors are announced only once it has data to show (fresh or stale), rather than at start.
+    static var sensorsWaitForData: Bool { get }
 }
 
 extension DatasetMessageBody {
     public static var membersWithoutReport: [(String, JSONValue)] { [] }
+
+    public static var sensors: [DatasetSensor] { [] }
+
+    public static var sensorsWaitForData: Bool { false }
 }

@@ -19,4 +19,14 @@ extension PollenReport: DatasetMessageBody {
         })))
         return members
     }
+
+    /// The highest level.
+    public static var sensors: [DatasetSensor] {
+        [
+            DatasetSensor(id: "pollen", name: "Highest pollen level", members: [
+                ("value_template", .string("{{ value_json.highest }}")), ("icon", .string("mdi:flower-pollen")),
+                ("state_class", .string("measurement")),
+            ]),
+        ]
+    }
 }

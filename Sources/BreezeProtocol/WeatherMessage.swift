@@ -29,4 +29,20 @@ extension WeatherReport: DatasetMessageBody {
             ("precipitation_probability", day.precipitationProbability.map { .number($0.rounded()) } ?? .null),
         ])
     }
+
+    /// The temperature and the condition now, announced once there is weather to show.
+    public static var sensors: [DatasetSensor] {
+        [
+            DatasetSensor(id: "temperature", name: "Temperature", members: [
+                ("value_template", .string("{{ value_json.temperature_c }}")),
+                ("device_class", .string("temperature")), ("unit_of_measurement", .string("°C")),
+                ("state_class", .string("measurement")),
+            ]),
+            DatasetSensor(id: "condition", name: "Condition", members: [
+                ("value_template", .string("{{ value_json.condition }}")), ("icon", .string("mdi:weather-partly-cloudy")),
+            ]),
+        ]
+    }
+
+    public static var sensorsWaitForData: Bool { true }
 }

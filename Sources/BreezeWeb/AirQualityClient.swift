@@ -37,3 +37,9 @@ public struct AirQualityClient: Sendable {
         return try PayloadLimits.checked(report, under: "current.")
     }
 }
+
+extension AirQualityClient: DatasetClient {
+    public static func make(http: HTTPClient, endpoints: WebEndpoints, googlePollenKey: String?) -> AirQualityClient {
+        AirQualityClient(http: http, base: endpoints.airQuality)
+    }
+}

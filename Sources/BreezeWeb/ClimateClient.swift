@@ -132,3 +132,9 @@ public final class ClimateClient: Sendable {
         }
     }
 }
+
+extension ClimateClient: DatasetClient {
+    public static func make(http: HTTPClient, endpoints: WebEndpoints, googlePollenKey: String?) -> ClimateClient {
+        ClimateClient(http: http, archive: endpoints.archive, forecast: endpoints.forecast)
+    }
+}

@@ -162,3 +162,10 @@ public struct PollenClient: Sendable {
         }
     }
 }
+
+extension PollenClient: DatasetClient {
+    public static func make(http: HTTPClient, endpoints: WebEndpoints, googlePollenKey: String?) -> PollenClient {
+        PollenClient(
+            http: http, openMeteo: endpoints.airQuality, google: endpoints.googlePollen, googleKey: googlePollenKey)
+    }
+}

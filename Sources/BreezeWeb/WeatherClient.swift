@@ -112,3 +112,9 @@ public struct WeatherClient: Sendable {
         }
     }
 }
+
+extension WeatherClient: DatasetClient {
+    public static func make(http: HTTPClient, endpoints: WebEndpoints, googlePollenKey: String?) -> WeatherClient {
+        WeatherClient(http: http, base: endpoints.forecast)
+    }
+}
