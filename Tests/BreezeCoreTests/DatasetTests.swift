@@ -35,4 +35,22 @@ import Testing
         let point = ClimateReport.Point(year: 1990, maximum: Temperature(celsius: 21))
         #expect(ClimateReport(month: 6, day: 1, points: [point]).unavailableReason == nil)
     }
+
+    @Test func aDatasetIsFoundByItsNameOrClassOnlyWhenRegistered() {
+        #expect(Dataset.allCases.map(\.rawValue) == ["air", "pollen", "climate", "weather"])
+        for dataset in Dataset.allCases {
+            #expect(Dataset(rawValue: dataset.rawValue) == dataset)
+        }
+        #expect(Dataset(rawValue: "AIR") == nil)
+        let declaredOnly = Dataset(name: "uv", className: "UV", defaultFreshness: 3_600)
+        #expect(!Dataset.allCases.contains(declaredOnly))
+        #expect(Dataset(rawValue: "uv") == nil)
+        #expect(Dataset(className: "UV") == nil)
+    }
+
+    @Test func namesAndClassNamesAreEachRegisteredOnce() {
+        #expect(Set(Dataset.allCases.map(\.rawValue)).count == Dataset.allCases.count)
+        #expect(Set(Dataset.allCases.map(\.className)).count == Dataset.allCases.count)
+        #expect(Set(Dataset.registeredReports.map { ObjectIdentifier($0) }).count == Dataset.registeredReports.count)
+    }
 }

@@ -50,4 +50,12 @@ import Testing
         #expect(update != other)
         #expect(update == DataUpdate(DatasetState(place: Self.zurich, status: .fresh, report: report, fetchedAt: 5)))
     }
+
+    @Test func everyRegisteredDatasetHasOneWebClientInTheRegistrysOrder() {
+        #expect(DataSources.webClients.map { Self.dataset(of: $0) } == Dataset.allCases)
+    }
+
+    private static func dataset<Client: DatasetClient>(of client: Client.Type) -> Dataset {
+        Client.Report.dataset
+    }
 }

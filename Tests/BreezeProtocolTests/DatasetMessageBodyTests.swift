@@ -45,6 +45,21 @@ import Testing
         #expect(typed == erased)
         #expect(typed["highest"] == .number(Double(PollenLevel.high.rawValue)))
     }
+
+    @Test func eachDatasetsHomeAssistantSensorsAndWhichWaitForData() {
+        let bodies = Dataset.allCases.map { $0.reportType as? any DatasetMessageBody.Type }
+        #expect(bodies.map { $0?.sensors.map(\.id) ?? [] } == [
+            ["us_aqi", "pm2_5", "pm10", "no2", "o3", "so2", "co"], ["pollen"], [], ["temperature", "condition"],
+        ])
+        #expect(bodies.map { $0?.sensorsWaitForData } == [false, false, false, true])
+        for sensor in bodies.flatMap({ $0?.sensors ?? [] }) {
+            guard case .string(let template)? = sensor.members.first(where: { $0.0 == "value_template" })?.1 else {
+                Issue.record("\(sensor.id) has no value_template")
+                continue
+            }
+            #expect(template.contains("value_json."), "\(sensor.id)")
+        }
+    }
 }
 
 extension JSONValue {
