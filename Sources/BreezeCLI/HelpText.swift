@@ -16,6 +16,7 @@ enum HelpText {
         let subcommands = Subcommand.allCases.map { command in
             "  " + command.rawValue.padded(toLength: 24) + command.abstract
         } + ["  " + ShellCompletion.shortUsage.padded(toLength: 24) + ShellCompletion.abstract]
+        let datasets = Subcommand.allCases.compactMap(\.dataset).map(\.rawValue).joined(separator: ", ")
         return """
             OVERVIEW: Query and control breezed, the Breeze location daemon.
 
@@ -30,11 +31,11 @@ enum HelpText {
               See 'breezectl help <subcommand>' for detailed help.
 
             EXIT STATUS:
-              0   success; air, pollen, climate, weather: with data (fresh or stale); refresh: no dataset failed
+              0   success; \(datasets): with data (fresh or stale); refresh: no dataset failed
               1   other errors
               64  usage error
               69  breezed unreachable, or it did not answer within --timeout (refresh: not every dataset
-                  answered in time); air, pollen, climate, weather: no data here (the provider has none for
+                  answered in time); \(datasets): no data here (the provider has none for
                   the place, or web requests are off)
               75  no data now, try again later: a fetch failed (refresh: names the datasets) or is under way
               77  not permitted

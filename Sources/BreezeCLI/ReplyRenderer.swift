@@ -52,7 +52,7 @@ struct ReplyRenderer {
                 if let place = dataset["place"]?.displayText { line += " (\(place))" }
                 return line + "\n"
             }.joined()
-        case .status, .where, .air, .pollen, .climate, .weather:
+        case .status, .where, .dataset:
             var snapshot: [String: JSONValue] = [:]
             if let className = message["class"]?.displayText { snapshot[className] = Self.withoutID(message) }
             return self.snapshot(snapshot)
@@ -75,8 +75,7 @@ struct ReplyRenderer {
             }
             if json { return jsonLine(location) }
             return dashboard.location(location, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n"
-        case .air, .pollen, .climate, .weather:
-            let dataset = subcommand.dataset ?? .air
+        case .dataset(let dataset):
             let className = dataset.className
             if json { return jsonLine(snapshot[className] ?? .object([("class", .string(className)), ("state", .string("loading"))])) }
             return dashboard.section(dataset, snapshot[className]).joined(separator: "\n") + "\n"

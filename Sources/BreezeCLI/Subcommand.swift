@@ -1,19 +1,48 @@
 import BreezeCore
 
 /// breezectl's subcommands by name; each one's help, parsing and run are in its type (`command`).
-enum Subcommand: String, CaseIterable {
-    case status, `where`, air, pollen, climate, weather, watch, search, lookup, select, here, saved, popular, location, refresh
+enum Subcommand: Hashable {
+    case status, `where`, watch, search, lookup, select, here, saved, popular, location, refresh
     case fleet
+    /// A dataset's part of the state: `air`, `pollen`, `climate`, `weather` (`DatasetViews`).
+    case dataset(Dataset)
+
+    /// Every subcommand, in the order `--help` lists them: the datasets after `where`, in `Dataset.allCases` order.
+    static var allCases: [Subcommand] {
+        [.status, .where] + Dataset.allCases.filter { DatasetViews.view($0) != nil }.map(Subcommand.dataset)
+            + [.watch, .search, .lookup, .select, .here, .saved, .popular, .location, .refresh, .fleet]
+    }
+
+    /// The subcommand named `rawValue`, if any.
+    init?(rawValue: String) {
+        guard let subcommand = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = subcommand
+    }
+
+    /// Its name on the command line.
+    var rawValue: String {
+        switch self {
+        case .status: "status"
+        case .where: "where"
+        case .watch: "watch"
+        case .search: "search"
+        case .lookup: "lookup"
+        case .select: "select"
+        case .here: "here"
+        case .saved: "saved"
+        case .popular: "popular"
+        case .location: "location"
+        case .refresh: "refresh"
+        case .fleet: "fleet"
+        case .dataset(let dataset): dataset.rawValue
+        }
+    }
 
     /// The type that parses and runs it.
     var command: any BreezectlCommand.Type {
         switch self {
         case .status: StatusCommand.self
         case .where: WhereCommand.self
-        case .air: AirCommand.self
-        case .pollen: PollenCommand.self
-        case .climate: ClimateCommand.self
-        case .weather: WeatherCommand.self
         case .watch: WatchCommand.self
         case .search: SearchCommand.self
         case .lookup: LookupCommand.self
@@ -24,13 +53,19 @@ enum Subcommand: String, CaseIterable {
         case .location: LocationCommand.self
         case .refresh: RefreshCommand.self
         case .fleet: FleetCommand.self
+        case .dataset(let dataset):
+            // Only a dataset with a view is a subcommand (`allCases`).
+            DatasetViews.view(dataset).map(DatasetViews.command) ?? StatusCommand.self
         }
     }
 
     var help: CommandHelp { command.help }
 
     /// The dataset it shows, for `air`, `pollen`, `climate` and `weather`.
-    var dataset: Dataset? { Dataset(rawValue: rawValue) }
+    var dataset: Dataset? {
+        guard case .dataset(let dataset) = self else { return nil }
+        return dataset
+    }
 
     var usage: String { help.usage }
 

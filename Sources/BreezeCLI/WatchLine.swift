@@ -12,13 +12,9 @@ enum WatchLine {
             return "\(time) LOCATION \(message["name"]?.displayText ?? "?") (\(message["source"]?.displayText ?? "?"))"
         case "PERMISSION":
             return "\(time) PERMISSION \(message["state"]?.displayText ?? "?"): \(message["message"]?.displayText ?? "")"
-        case Dataset.air.className:
-            if let aqi = message["us_aqi"]?.numberValue {
-                return "\(time) AIR AQI \(TerminalText.whole(aqi)) \(message["label"]?.displayText ?? "") \(dashboard.stateText(message))"
-            }
-            return "\(time) AIR \(dashboard.stateText(message))"
         default:
-            return "\(time) \(className) \(dashboard.stateText(message))"
+            let view = Dataset(className: className).flatMap(DatasetViews.view)
+            return "\(time) " + (view?.watchText(message, dashboard) ?? "\(className) \(dashboard.stateText(message))")
         }
     }
 

@@ -23,7 +23,7 @@ extension SnapshotCommand {
     /// again may help (no place yet, loading, the fetch failed), 69 when it cannot (the provider has nothing
     /// here, web requests are off); the reason goes to stderr, after what the dataset shows.
     static func requireData(_ dataset: Dataset, in snapshot: [String: JSONValue]) throws(CLIError) {
-        let name = dataset == .air ? "air-quality" : dataset.rawValue
+        let name = DatasetViews.view(dataset)?.noun ?? dataset.rawValue
         let object = snapshot[dataset.className]
         let reason = object?["reason"]?.displayText.map { ": " + $0 } ?? ""
         switch object?["state"]?.stringValue {
