@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "BreezeCore"),
 
         // Adapters: each knows only the domain.
-        .target(name: "BreezePlaces", dependencies: ["BreezeCore"]),
+        .target(name: "BreezePlaces", dependencies: ["BreezeCore", "BreezeSystem"]),
         // System plumbing the adapters share: the system-call funnel, a wake-up pipe. No domain knowledge.
         .target(name: "BreezeSystem"),
 
