@@ -1,6 +1,5 @@
 import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
 
 /// What a status bar shows for breezed's newest objects (`watch --waybar`, `--i3bar`, `--format`): the text, a
 /// tooltip with each dataset's state, age and reason, and the classes a bar styles by. Nothing here claims more

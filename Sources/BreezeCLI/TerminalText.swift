@@ -1,6 +1,5 @@
 import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
 
 /// Text and numbers from the daemon made safe for a terminal: control characters shown visibly, numbers printed
 /// without a conversion that could trap.
