@@ -168,7 +168,7 @@ struct StatusBar {
         if let permission = latest["PERMISSION"], let state = permission["state"]?.displayText {
             lines.append("Location: \(state)")
         }
-        return lines.map { $0.replacing("  ", with: " ") }.joined(separator: "\n")
+        return lines.map { $0.replacingText("  ", with: " ") }.joined(separator: "\n")
     }
 
     /// Waybar's custom-module JSON: `text`, `tooltip`, `class` (a list), `alt`, and `percentage` when there is an
