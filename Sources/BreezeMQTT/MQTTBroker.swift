@@ -76,7 +76,9 @@ public struct MQTTBroker: Sendable, Hashable, CustomStringConvertible {
     private static func isScheme(_ text: Substring) -> Bool {
         func isLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
         guard let first = text.unicodeScalars.first, isLetter(first) else { return false }
-        return text.unicodeScalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+        return text.unicodeScalars.allSatisfy {
+            isLetter($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
+        }
     }
 
     /// `%XX` sequences decoded; text with a malformed sequence, or one that decodes to bytes that are not UTF-8, is
@@ -90,9 +92,8 @@ public struct MQTTBroker: Sendable, Hashable, CustomStringConvertible {
                 bytes.append(byte)
                 continue
             }
-            guard utf8.count >= 2, let high = hexValue(utf8.removeFirst()), let low = hexValue(utf8.removeFirst()) else {
-                return String(text)
-            }
+            guard utf8.count >= 2, let high = hexValue(utf8.removeFirst()), let low = hexValue(utf8.removeFirst())
+            else { return String(text) }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self) ?? String(text)

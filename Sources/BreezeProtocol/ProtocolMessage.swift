@@ -170,8 +170,8 @@ public enum Timestamp {
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             let rest = bytes.count - index - 1
             let colon = rest == 5 && bytes[index + 3] == UInt8(ascii: ":")
-            guard rest == 4 || colon, let hours = number(index + 1, 2), let minutes = number(index + (colon ? 4 : 3), 2),
-                hours < 24, minutes < 60
+            guard rest == 4 || colon, let hours = number(index + 1, 2),
+                let minutes = number(index + (colon ? 4 : 3), 2), hours < 24, minutes < 60
             else { return nil }
             offset = (hours * 3_600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
         default:

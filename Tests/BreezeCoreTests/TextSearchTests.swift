@@ -22,8 +22,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("a  b   c    d", "  ", " "), ("it's", "'", #"'\''"#), ("a:b:c", ":", "\\:"), ("", "x", "y"), ("xxx", "xx", "y"),
-        ("no match", "z", "y"), ("[a]\\", "\\", "\\\\"),
+        ("a  b   c    d", "  ", " "), ("it's", "'", #"'\''"#), ("a:b:c", ":", "\\:"), ("", "x", "y"),
+        ("xxx", "xx", "y"), ("no match", "z", "y"), ("[a]\\", "\\", "\\\\"),
     ])
     func everyOccurrenceIsReplacedFromTheStartWithoutOverlapping(text: String, part: String, replacement: String) {
         #expect(text.replacingText(part, with: replacement) == text.replacing(part, with: replacement))

@@ -16,7 +16,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
         #expect(FileManager.default.createFile(atPath: folder + "/bin/program", contents: Data()))
-        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/bin/program")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/link", withDestinationPath: folder + "/bin/program")
 
         #expect(ProcessEnvironment.resolvedPath(folder + "/link") == real + "/bin/program")
         #expect(ProcessEnvironment.resolvedPath(folder + "/bin/../link") == real + "/bin/program")
