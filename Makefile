@@ -7,7 +7,9 @@
 #   make test                         the test suite (scripts/test)
 #
 # The binaries link the Swift runtime statically (--static-swift-stdlib): they need only Debian's libraries, not
-# a Swift toolchain, and carry no RUNPATH (--disable-local-rpath). They are built in a scratch path of their own, .build/static, beside the test build.
+# a Swift toolchain, and carry no RUNPATH (--disable-local-rpath). breezectl is a static executable altogether
+# (Package.swift): it loads libmosquitto with dlopen for `fleet` alone. They are built in a scratch path of their
+# own, .build/static, beside the test build.
 
 PREFIX ?= /usr/local
 DESTDIR ?=

@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "BreezeCore"),
 
         // Adapters: each knows only the domain.
-        .target(name: "BreezePlaces", dependencies: ["BreezeCore"]),
+        .target(name: "BreezePlaces", dependencies: ["BreezeCore", "BreezeSystem"]),
         // System plumbing the adapters share: the system-call funnel, a wake-up pipe. No domain knowledge.
         .target(name: "BreezeSystem"),
 
@@ -74,7 +74,9 @@ let package = Package(
         // libmosquitto (BreezeMQTT) only for `fleet`.
         .target(
             name: "BreezeCLI", dependencies: ["BreezeCore", "BreezePlaces", "BreezeProtocol", "BreezeSystem", "BreezeMQTT"]),
-        .executableTarget(name: "breezectl", dependencies: ["BreezeCLI"]),
+        // Linked as a static executable: no dynamic loader, no shared libraries to map and relocate at each run.
+        .executableTarget(
+            name: "breezectl", dependencies: ["BreezeCLI"], linkerSettings: [.unsafeFlags(["-static-executable"])]),
 
         // Tools.
         .executableTarget(

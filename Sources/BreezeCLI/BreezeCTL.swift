@@ -1,6 +1,6 @@
 import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
+import BreezeSystem
 import Glibc
 
 /// breezectl: parse, validate, run one subcommand against breezed's socket.
@@ -15,7 +15,7 @@ public enum BreezeCTL {
 
     /// Runs with `arguments` (after the program name) and returns the exit status.
     public static func main(
-        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ arguments: [String], environment: [String: String] = ProcessEnvironment.variables,
         isTerminal: Bool = isatty(1) == 1, output: TextOutput = .process
     ) -> Int32 {
         if arguments.first == "completion" { return ShellCompletion.run(Array(arguments.dropFirst()), output: output) }

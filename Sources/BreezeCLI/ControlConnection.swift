@@ -1,7 +1,6 @@
 import BreezeCore
 import BreezeProtocol
 import BreezeSystem
-import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,12 +1,11 @@
 import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
 
 /// Turns the daemon's objects into text for people: the status dashboard and the per-dataset views.
 struct Dashboard {
     var unit: TemperatureUnit
     var color: Bool
-    var now: Double = Date().timeIntervalSince1970
+    var now: Double = SystemServiceClock().wallTime
 
     func location(_ message: JSONValue?, permission: JSONValue?) -> [String] {
         var lines: [String] = []
@@ -75,7 +74,7 @@ struct Dashboard {
     }
 
     static func parse(_ timestamp: String) -> Double? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(timestamp))?.timeIntervalSince1970
+        Timestamp.seconds(iso8601: timestamp)
     }
 
     // MARK: Colour (only on a terminal, never with NO_COLOR)

@@ -1,7 +1,6 @@
 import BreezeCore
 import BreezeMQTT
 import BreezeProtocol
-import FoundationEssentials
 import Glibc
 
 /// `breezectl fleet --mqtt URL`: every breezed publishing to a broker, from its retained topics: each node's place,
@@ -25,7 +24,7 @@ struct Fleet {
     var watch: Bool
     var timeout: Double
     var output: TextOutput
-    var now: () -> Double = { Date().timeIntervalSince1970 }
+    var now: () -> Double = { SystemServiceClock().wallTime }
 
     func run() throws(CLIError) {
         signal(SIGPIPE, SIG_IGN)
@@ -104,10 +103,10 @@ struct Fleet {
 
     /// Seconds since the node's fix; nil without one (a selected or fallback city has none).
     func fixAge(_ node: Node) -> Double? {
-        guard let text = node.location?["time"]?.stringValue,
-            let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-        else { return nil }
-        return max(0, now() - date.timeIntervalSince1970)
+        guard let text = node.location?["time"]?.stringValue, let time = Timestamp.seconds(iso8601: text) else {
+            return nil
+        }
+        return max(0, now() - time)
     }
 
     func object(_ node: Node) -> JSONValue {

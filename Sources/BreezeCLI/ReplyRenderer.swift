@@ -1,6 +1,5 @@
 import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
 
 /// The text breezectl prints for the daemon's objects, for one subcommand: no I/O, so that any reply can be
 /// rendered in a test or a fuzz target.

@@ -1,3 +1,5 @@
+import BreezeCore
+
 /// `breezectl completion bash|zsh|fish`: a completion script made from breezectl's own command table
 /// (`Subcommand`: names, abstracts, usages) and its help (the options), so that it offers what breezectl takes.
 enum ShellCompletion {
@@ -55,7 +57,9 @@ enum ShellCompletion {
                 continue
             }
             // "--units <c|f>           Temperature unit …": the names and placeholder, two spaces, the help.
-            let columns = trimmed.split(separator: "  ", maxSplits: 1)
+            let columns = trimmed.firstRange(ofText: "  ").map {
+                [trimmed[..<$0.lowerBound], trimmed[$0.upperBound...]]
+            } ?? [trimmed]
             var option = Option(names: [], value: nil, help: columns.count > 1 ? columns[1].trimmed : "")
             for spelling in columns[0].split(separator: ",") {
                 let words = spelling.split(separator: " ")
@@ -168,13 +172,13 @@ enum ShellCompletion {
 
     /// Text inside single quotes.
     static func singleQuoted(_ text: String) -> String {
-        "'" + text.replacing("'", with: #"'\''"#) + "'"
+        "'" + text.replacingText("'", with: #"'\''"#) + "'"
     }
 
     /// An `_arguments` spec for `option`: `--units[Temperature unit …]:c|f:(c f)`.
     static func zshSpec(_ option: Option) -> [String] {
-        let help = option.help.replacing("\\", with: "\\\\").replacing("[", with: "\\[")
-            .replacing("]", with: "\\]").replacing(":", with: "\\:")
+        let help = option.help.replacingText("\\", with: "\\\\").replacingText("[", with: "\\[")
+            .replacingText("]", with: "\\]").replacingText(":", with: "\\:")
         var value = ""
         if let placeholder = option.value {
             let name = ShellCompletion.unbracketed(placeholder)
@@ -188,7 +192,7 @@ enum ShellCompletion {
 
     static var zsh: String {
         let describe = commands.map { command in
-            "        " + singleQuoted(command.name.replacing(":", with: "\\:") + ":" + command.abstract)
+            "        " + singleQuoted(command.name.replacingText(":", with: "\\:") + ":" + command.abstract)
         }
         let global = globalOptions.flatMap(zshSpec).map { "        " + $0 }
         var cases = ""
@@ -249,7 +253,7 @@ enum ShellCompletion {
 
     /// Text inside fish's single quotes, where `\` and `'` are escaped with a backslash.
     static func singleQuotedForFish(_ text: String) -> String {
-        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+        "'" + text.replacingText("\\", with: "\\\\").replacingText("'", with: "\\'") + "'"
     }
 
     static var fish: String {

@@ -1,6 +1,5 @@
 import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
 
 /// What a status bar shows for breezed's newest objects (`watch --waybar`, `--i3bar`, `--format`): the text, a
 /// tooltip with each dataset's state, age and reason, and the classes a bar styles by. Nothing here claims more
@@ -169,7 +168,7 @@ struct StatusBar {
         if let permission = latest["PERMISSION"], let state = permission["state"]?.displayText {
             lines.append("Location: \(state)")
         }
-        return lines.map { $0.replacing("  ", with: " ") }.joined(separator: "\n")
+        return lines.map { $0.replacingText("  ", with: " ") }.joined(separator: "\n")
     }
 
     /// Waybar's custom-module JSON: `text`, `tooltip`, `class` (a list), `alt`, and `percentage` when there is an

@@ -1,6 +1,5 @@
 import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
 
 /// Text and numbers from the daemon made safe for a terminal: control characters shown visibly, numbers printed
 /// without a conversion that could trap.
@@ -29,7 +28,7 @@ enum TerminalText {
         let settings = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }
         guard let setting = settings.first(where: { !$0.isEmpty }) else { return true }
         let lowered = setting.lowercased()
-        return lowered.contains("utf-8") || lowered.contains("utf8")
+        return lowered.containsText("utf-8") || lowered.containsText("utf8")
     }
 
     /// ASCII for the symbols breezectl itself prints, for a terminal that is not UTF-8.

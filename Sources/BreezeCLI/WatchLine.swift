@@ -1,6 +1,5 @@
 import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
 import Glibc
 
 /// One line per update for `watch`: plain text, a `--format` template, or Waybar's JSON.

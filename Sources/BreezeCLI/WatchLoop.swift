@@ -1,5 +1,5 @@
+import BreezeCore
 import BreezeProtocol
-import FoundationEssentials
 import Glibc
 
 /// `breezectl watch`: breezed's updates as they come, for as long as it is left running. breezed stopping,
@@ -56,7 +56,7 @@ struct WatchLoop {
     /// The renderer with its clock at the present, for the ages it prints.
     private func now() -> ReplyRenderer {
         var renderer = renderer
-        renderer.dashboard.now = Date().timeIntervalSince1970
+        renderer.dashboard.now = SystemServiceClock().wallTime
         return renderer
     }
 

@@ -49,6 +49,44 @@ extension StringProtocol {
     }
 }
 
+// Searching text for text, character by character, as the standard library's `contains(_:)`, `replacing(_:with:)`
+// and `split(separator:)` with a string do; those come from _StringProcessing, which breezectl leaves out of its link.
+extension StringProtocol {
+    /// The first place `part` occurs, or nil (an empty `part` occurs at the start).
+    public func firstRange(ofText part: some StringProtocol) -> Range<Index>? {
+        var start = startIndex
+        while true {
+            var here = start
+            var wanted = part.startIndex
+            while wanted != part.endIndex, here != endIndex, self[here] == part[wanted] {
+                formIndex(after: &here)
+                part.formIndex(after: &wanted)
+            }
+            if wanted == part.endIndex { return start..<here }
+            guard start != endIndex else { return nil }
+            formIndex(after: &start)
+        }
+    }
+
+    /// Whether `part` occurs in the text (an empty `part` does not, as with `contains(_:)`).
+    public func containsText(_ part: some StringProtocol) -> Bool {
+        !part.isEmpty && firstRange(ofText: part) != nil
+    }
+
+    /// Every occurrence of `part` (not empty), from the start and not overlapping, replaced by `replacement`.
+    public func replacingText(_ part: some StringProtocol, with replacement: some StringProtocol) -> String {
+        guard !part.isEmpty else { return String(self) }
+        var result = ""
+        var rest = self[...]
+        while let found = rest.firstRange(ofText: part) {
+            result += rest[..<found.lowerBound]
+            result += replacement
+            rest = rest[found.upperBound...]
+        }
+        return result + rest
+    }
+}
+
 extension String {
     /// Exactly `length` UTF-16 units: padded with spaces, or cut (as `NSString.padding(toLength:withPad:startingAt:)`
     /// with a space).

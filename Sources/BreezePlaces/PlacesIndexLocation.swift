@@ -1,4 +1,4 @@
-import FoundationEssentials
+import BreezeSystem
 
 /// Where the places index is found when no path is given.
 public enum PlacesIndexLocation {
@@ -7,12 +7,12 @@ public enum PlacesIndexLocation {
 
     /// The folders searched, in order: `$BREEZE_PLACES_INDEX` (a file), the `share/breeze` folder beside the
     /// running program's `bin`, `/usr/local/share/breeze`, `/usr/share/breeze`, then this source tree's `data/`.
-    public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    public static func candidates(environment: [String: String] = ProcessEnvironment.variables) -> [String] {
         var paths: [String] = []
         if let explicit = environment["BREEZE_PLACES_INDEX"], !explicit.isEmpty { paths.append(explicit) }
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let prefix = executable.deletingLastPathComponent().deletingLastPathComponent()
-        paths.append(prefix.appendingPathComponent("share/breeze/\(fileName)").path)
+        let executable = ProcessEnvironment.resolvedPath(CommandLine.arguments.first ?? "")
+        let prefix = parentFolder(of: parentFolder(of: executable))
+        paths.append((prefix == "/" ? "" : prefix) + "/share/breeze/\(fileName)")
         paths.append("/usr/local/share/breeze/\(fileName)")
         paths.append("/usr/share/breeze/\(fileName)")
         paths.append(sourceTreeIndex)
@@ -21,13 +21,11 @@ public enum PlacesIndexLocation {
 
     /// The index committed with the source, found from this file's own path (for tests and `swift run`).
     public static var sourceTreeIndex: String {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("data/\(fileName)").path
+        parentFolder(of: parentFolder(of: parentFolder(of: #filePath))) + "/data/\(fileName)"
     }
 
     /// The first candidate that exists, or nil.
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        candidates(environment: environment).first { FileManager.default.fileExists(atPath: $0) }
+    public static func find(environment: [String: String] = ProcessEnvironment.variables) -> String? {
+        candidates(environment: environment).first { ProcessEnvironment.exists($0) }
     }
 }

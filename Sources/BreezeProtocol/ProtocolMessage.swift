@@ -96,7 +96,7 @@ public enum ProtocolMessage {
 }
 
 /// Times on the wire: ISO 8601 in UTC with milliseconds, as gpsd writes them.
-enum Timestamp {
+public enum Timestamp {
     /// The times that can be written: 0000-01-01T00:00:00.000Z up to 9999-12-31T23:59:59.999Z, the years of four
     /// digits. A time from outside (a receiver's clock, a web API) can be anything a Double holds.
     static let range: Range<Double> = -62_167_219_200..<253_402_300_800
@@ -123,5 +123,61 @@ enum Timestamp {
     /// The time as a JSON string, or null where it cannot be written.
     static func json(_ seconds: Double) -> JSONValue {
         iso8601(seconds).map(JSONValue.string) ?? .null
+    }
+
+    /// Seconds since 1970 from `YYYY-MM-DDTHH:MM:SS[.fraction]` and `Z`, `±HH:MM` or `±HHMM`: what `iso8601` writes,
+    /// and the same time written by another program (a leap second's :60 is the next second). Nil for anything else,
+    /// or a day or time that does not exist.
+    public static func seconds(iso8601 text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20 else { return nil }
+        func number(_ start: Int, _ length: Int) -> Int? {
+            guard start + length <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<start + length] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        let separators: [(Int, UInt8)] = [(4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")),
+                                          (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":"))]
+        guard separators.allSatisfy({ bytes[$0.0] == $0.1 }),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+            let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        else { return nil }
+        let date = CivilDate(year: year, month: month, day: day)
+        guard CivilDate(daysSince1970: date.daysSince1970) == date else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                fraction += Double(bytes[index] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        guard index < bytes.count else { return nil }
+        var offset = 0
+        switch bytes[index] {
+        case UInt8(ascii: "Z"):
+            guard index + 1 == bytes.count else { return nil }
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let rest = bytes.count - index - 1
+            let colon = rest == 5 && bytes[index + 3] == UInt8(ascii: ":")
+            guard rest == 4 || colon, let hours = number(index + 1, 2),
+                let minutes = number(index + (colon ? 4 : 3), 2), hours < 24, minutes < 60
+            else { return nil }
+            offset = (hours * 3_600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+        default:
+            return nil
+        }
+        let whole = date.daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second - offset
+        return Double(whole) + fraction
     }
 }

@@ -1,4 +1,5 @@
 import BreezeMQTT
+import FoundationEssentials
 import Testing
 
 @Suite struct MQTTOutboxTests {
@@ -66,8 +67,28 @@ import Testing
         #expect(!broker.description.contains("secret"))
     }
 
-    @Test(arguments: ["http://broker", "mqtt://", "mqtt://broker:0", "mqtt://broker:70000", "mqtt://b/path", "broker", "mqtt://b?x=1"])
+    @Test(arguments: [
+        "http://broker", "mqtt://", "mqtt://broker:0", "mqtt://broker:70000", "mqtt://b/path", "broker", "mqtt://b?x=1",
+        "mqtt://b#f", "mqtt://b?", "mqtt://b#", "mqtt:b", "mqtt:///b", "mqtt://b:port", "mqtt://b:1:2", "mqtt://[::1",
+        "mqtt://::1", " mqtt://b", "1mqtt://b", "", "mqtt://b//", "mqtt://b:99999999999999999999",
+    ])
     func refusesAURLThatIsNotABroker(url: String) {
         #expect(throws: MQTTError.self) { try MQTTBroker(url: url) }
+    }
+
+    /// The broker as Foundation's URL parser read the URL, for what both accept.
+    @Test(arguments: [
+        "mqtt://broker.lan", "MQTTS://Broker.LAN:8884", "mqtt://pi:secret@10.0.0.2:1884/", "mqtt://[::1]:1884",
+        "mqtt://[fe80::1%25eth0]:1", "mqtt://p%40i:s%3Acret@h", "mqtt://:pw@h", "mqtt://@h", "mqtt://u:@h", "mqtt://h:",
+        "mqtt://u@v@h", "mqtt://u:p:q@h", "mqtts://u%zz@h", "mqtt://h:01884", "mqtt://h%41", "mqtt://ünï.lan",
+    ])
+    func readsABrokerURLAsFoundationDoes(url: String) throws {
+        let components = try #require(URLComponents(string: url))
+        let broker = try MQTTBroker(url: url)
+        #expect(broker.host == components.host)
+        #expect(broker.tls == (components.scheme?.lowercased() == "mqtts"))
+        #expect(broker.port == components.port ?? (broker.tls ? 8883 : 1883))
+        #expect(broker.username == components.user.flatMap { $0.isEmpty ? nil : $0 })
+        #expect(broker.password == components.password)
     }
 }

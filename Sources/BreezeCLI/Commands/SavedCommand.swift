@@ -1,6 +1,7 @@
+// The standard library's own canonical decomposition (Foundation's needs ICU).
+@_spi(_Unicode) import Swift
 import BreezeCore
 import BreezeProtocol
-import Foundation
 
 /// `breezectl saved`: the saved cities, listed, added to or removed from.
 struct SavedCommand: BreezectlCommand {
@@ -86,8 +87,13 @@ struct SavedCommand: BreezectlCommand {
         return ids[0]
     }
 
-    /// A name as compared: case and diacritics ignored, spaces around trimmed.
+    /// A name as compared: case and diacritics ignored (the marks of its canonical decomposition dropped), spaces
+    /// around trimmed.
     static func folded(_ name: String) -> String {
-        name.trimmingSpaces().folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.trimmingSpaces()._nfd where scalar.properties.generalCategory != .nonspacingMark {
+            scalars.append(scalar)
+        }
+        return String(scalars).lowercased()
     }
 }
