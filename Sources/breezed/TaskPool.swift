@@ -14,7 +14,8 @@ struct DaemonExecutors: ExecutorFactory {
 
 /// A fixed set of threads running jobs in the order given, and delayed jobs (`Task.sleep`) at their deadlines.
 final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-    // @unchecked: `ready`, `head` and `delayed` are touched only with `mutex` held; the pointers are set once.
+    // @unchecked: `ready`, `head`, `delayed` and `running` are touched only with `mutex` held; the pointers are set
+    // once.
 
     /// As many threads as processors (at least two), as Dispatch's global executor is wide.
     static let shared = TaskPool(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
@@ -27,6 +28,8 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     private var head = 0
     /// Delayed jobs by deadline (CLOCK_MONOTONIC nanoseconds), earliest first.
     private var delayed: [(deadline: UInt64, job: UnownedJob)] = []
+    /// Threads not waiting: running a job, or about to take the next.
+    private var running = 0
 
     private init(threads: Int) {
         mutex = .allocate(capacity: 1)
@@ -55,7 +58,10 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         pthread_mutex_lock(mutex)
         ready.append(job)
-        pthread_cond_signal(condition)
+        // A thread that is running takes the job when it is done with its own; another is woken only for jobs
+        // beyond those (a wake-up per job doubled the context switches of a fix's work, which is a chain of short
+        // jobs, each enqueued by the one before).
+        if ready.count - head > running { pthread_cond_signal(condition) }
         pthread_mutex_unlock(mutex)
     }
 
@@ -91,6 +97,9 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     }
 
     private func work() {
+        pthread_mutex_lock(mutex)
+        running += 1
+        pthread_mutex_unlock(mutex)
         while true {
             pthread_mutex_lock(mutex)
             let job = next()
@@ -112,12 +121,13 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
                 if head == ready.count {
                     ready.removeAll(keepingCapacity: ready.count <= 1_024)
                     head = 0
-                } else {
-                    // More are ready than this thread takes (delayed jobs come due together): another thread too.
+                } else if ready.count - head >= running {
+                    // More are ready than the other running threads take (delayed jobs come due together).
                     pthread_cond_signal(condition)
                 }
                 return job
             }
+            running -= 1
             if let first = delayed.first {
                 var until = timespec(
                     tv_sec: Int(first.deadline / 1_000_000_000), tv_nsec: Int(first.deadline % 1_000_000_000))
@@ -125,6 +135,7 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
             } else {
                 pthread_cond_wait(condition, mutex)
             }
+            running += 1
         }
     }
 }
