@@ -25,10 +25,10 @@ let package = Package(
             providers: [.apt(["libdbus-1-dev"])]
         ),
         .systemLibrary(name: "CEpoll", path: "CEpoll"),
+        // libcurl, loaded with dlopen at the first fetch: see CCurl/shim.h.
         .systemLibrary(
             name: "CCurl",
             path: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(

@@ -14,9 +14,13 @@ import Synchronization
 /// The bounds are libcurl's own: `CURLOPT_TIMEOUT_MS` for the whole request, `CURLOPT_CONNECTTIMEOUT_MS` and a
 /// low-speed limit of one byte a second for the idle timeout, `CURLOPT_MAXFILESIZE_LARGE` for a declared body
 /// over the cap and the write callback for a body that grows past it (chunked or undeclared).
+///
+/// libcurl is loaded with dlopen when the engine is first asked for (`CCurl_load`), not linked: a daemon that never
+/// fetches (`--offline`) never loads it, nor the TLS libraries behind it.
 final class CurlEngine: @unchecked Sendable {
-    // @unchecked: `multi` is set once; `active` is touched only by the engine's thread; the rest is in `state`,
-    // guarded by its Mutex. libcurl's multi calls but `curl_multi_wakeup` run on the engine's thread alone.
+    // @unchecked: `api` and `multi` are set once (the table `api` points to, before the engine exists); `active` is
+    // touched only by the engine's thread; the rest is in `state`, guarded by its Mutex. libcurl's multi calls but
+    // `curl_multi_wakeup` run on the engine's thread alone.
     typealias Continuation = CheckedContinuation<Result<HTTPClient.Response, WebError>, Never>
 
     struct Request: Sendable {
@@ -40,19 +44,36 @@ final class CurlEngine: @unchecked Sendable {
         var cancelled: [Int] = []
     }
 
-    static let shared = CurlEngine()
+    /// The process's engine, started at the first request; or why it could not be (libcurl missing: Debian's
+    /// libcurl4), for every request to fail with.
+    static let shared: Result<CurlEngine, WebError> = {
+        // Kept for the life of the process, as the library is.
+        let api = UnsafeMutablePointer<CCurl_api>.allocate(capacity: 1)
+        api.initialize(to: CCurl_api())
+        if let failure = CCurl_load(api) {
+            let library = String(cString: CCurl_library_name())
+            return .failure(WebError(.transport, "cannot load \(library): \(String(cString: failure))"))
+        }
+        // Once per process, before any other libcurl call (this closure runs once: `shared` is a lazy global).
+        let initialized = api.pointee.global_init!(Int(CURL_GLOBAL_DEFAULT))
+        guard initialized == CURLE_OK else {
+            let reason = CurlEngine.text(api.pointee.easy_strerror!(initialized))
+            return .failure(WebError(.transport, "libcurl could not be initialized: \(reason)"))
+        }
+        guard let multi = api.pointee.multi_init!() else {
+            return .failure(WebError(.transport, "libcurl: no multi handle"))
+        }
+        return .success(CurlEngine(UnsafePointer(api), multi))
+    }()
 
+    private let api: UnsafePointer<CCurl_api>
     private let multi: UnsafeMutableRawPointer
     private let state = Mutex(State())
     /// The engine thread's transfers, by easy handle.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
 
-    private init() {
-        // Once per process, before any other libcurl call (this initializer runs once: `shared` is a lazy global).
-        let initialized = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        guard initialized == CURLE_OK, let multi = curl_multi_init() else {
-            fatalError("libcurl could not be initialized: \(String(cString: curl_easy_strerror(initialized)))")
-        }
+    private init(_ api: UnsafePointer<CCurl_api>, _ multi: UnsafeMutableRawPointer) {
+        self.api = api
         self.multi = multi
         var thread = pthread_t()
         let engine = Unmanaged.passRetained(self).toOpaque()
@@ -77,7 +98,7 @@ final class CurlEngine: @unchecked Sendable {
             state.waiting[identifier] = continuation
             state.starting.append((identifier, request))
         }
-        curl_multi_wakeup(multi)
+        _ = api.pointee.multi_wakeup!(multi)
     }
 
     /// Answers the transfer's caller now, if it has not been answered, and has the engine's thread drop the
@@ -90,7 +111,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         guard let continuation else { return }
         continuation.resume(returning: .failure(WebError(.transport, "cancelled")))
-        curl_multi_wakeup(multi)
+        _ = api.pointee.multi_wakeup!(multi)
     }
 
     private func answer(_ identifier: Int, _ result: Result<HTTPClient.Response, WebError>) {
@@ -116,8 +137,8 @@ final class CurlEngine: @unchecked Sendable {
                 let handles = active.filter { dropped.contains($0.value.identifier) }.keys
                 for handle in handles { remove(handle) }
             }
-            curl_multi_perform(multi, &running)
-            while let message = curl_multi_info_read(multi, &remaining) {
+            _ = api.pointee.multi_perform!(multi, &running)
+            while let message = api.pointee.multi_info_read!(multi, &remaining) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                     let transfer = active[handle]
                 else { continue }
@@ -126,28 +147,34 @@ final class CurlEngine: @unchecked Sendable {
                 answer(transfer.identifier, transfer.result(code))
             }
             // libcurl shortens the wait to its own next timer; with nothing under way, only a wake-up ends it.
-            curl_multi_poll(multi, nil, 0, active.isEmpty ? Int32.max : 60_000, nil)
+            _ = api.pointee.multi_poll!(multi, nil, 0, active.isEmpty ? Int32.max : 60_000, nil)
         }
     }
 
     private func add(_ identifier: Int, _ request: Request) {
         let transfer: Transfer
         do throws(WebError) {
-            transfer = try Transfer(identifier, request)
+            transfer = try Transfer(api, identifier, request)
         } catch {
             answer(identifier, .failure(error))
             return
         }
-        let added = curl_multi_add_handle(multi, transfer.handle)
+        let added = api.pointee.multi_add_handle!(multi, transfer.handle)
         guard added == CURLM_OK else {
-            answer(identifier, .failure(WebError(.transport, "libcurl: \(String(cString: curl_multi_strerror(added)))")))
+            let reason = CurlEngine.text(api.pointee.multi_strerror!(added))
+            answer(identifier, .failure(WebError(.transport, "libcurl: \(reason)")))
             return
         }
         active[transfer.handle] = transfer
     }
 
+    /// libcurl's text for a code (its strerror functions answer a static string).
+    static func text(_ string: UnsafePointer<CChar>?) -> String {
+        string.map { String(cString: $0) } ?? "unknown error"
+    }
+
     private func remove(_ handle: UnsafeMutableRawPointer) {
-        curl_multi_remove_handle(multi, handle)
+        _ = api.pointee.multi_remove_handle!(multi, handle)
         active.removeValue(forKey: handle)
     }
 }
@@ -158,6 +185,7 @@ private final class Transfer {
 
     let identifier: Int
     let handle: UnsafeMutableRawPointer
+    private let api: UnsafePointer<CCurl_api>
     private let request: CurlEngine.Request
     private let started = ContinuousClock.now
     /// How much earlier than this process's clock libcurl's deadline may fire.
@@ -173,60 +201,63 @@ private final class Transfer {
     private var body = Data()
     private var tooLarge = false
 
-    init(_ identifier: Int, _ request: CurlEngine.Request) throws(WebError) {
-        guard let handle = curl_easy_init() else { throw WebError(.transport, "libcurl: no easy handle") }
+    init(_ api: UnsafePointer<CCurl_api>, _ identifier: Int, _ request: CurlEngine.Request) throws(WebError) {
+        guard let handle = api.pointee.easy_init!() else { throw WebError(.transport, "libcurl: no easy handle") }
+        self.api = api
         self.identifier = identifier
         self.handle = handle
         self.request = request
-        headerList = curl_slist_append(nil, "Accept: application/json")
+        headerList = api.pointee.slist_append!(nil, "Accept: application/json")
         errorText = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         try configure()
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        api.pointee.easy_cleanup!(handle)
+        api.pointee.slist_free_all!(headerList)
         errorText.deallocate()
     }
 
     private func configure() throws(WebError) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let idle = Int(min(request.timeout, 86_400) * 1_000)
-        try check(CCurl_setopt_pointer(handle, CURLOPT_URL, request.url))
-        try check(CCurl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        try check(CCurl_setopt_pointer(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
-        try check(CCurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1))
-        try check(CCurl_setopt_long(handle, CURLOPT_MAXREDIRS, Self.maximumRedirects))
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_URL, request.url))
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        try check(CCurl_setopt_long(api, handle, CURLOPT_FOLLOWLOCATION, 1))
+        try check(CCurl_setopt_long(api, handle, CURLOPT_MAXREDIRS, Self.maximumRedirects))
         if let caFile = request.caFile {
             // Instead of the system's authorities: libcurl's built-in folder of them goes too.
-            try check(CCurl_setopt_pointer(handle, CURLOPT_CAINFO, caFile))
-            try check(CCurl_setopt_pointer(handle, CURLOPT_CAPATH, nil))
+            try check(CCurl_setopt_pointer(api, handle, CURLOPT_CAINFO, caFile))
+            try check(CCurl_setopt_pointer(api, handle, CURLOPT_CAPATH, nil))
         }
-        try check(CCurl_setopt_pointer(handle, CURLOPT_USERAGENT, request.userAgent))
-        try check(CCurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList))
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_USERAGENT, request.userAgent))
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_HTTPHEADER, headerList))
         // Every encoding libcurl decodes; the body cap counts decoded bytes.
-        try check(CCurl_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, ""))
-        try check(CCurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-        try check(CCurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(min(request.deadline, 86_400) * 1_000)))
-        try check(CCurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, idle)))
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_ACCEPT_ENCODING, ""))
+        try check(CCurl_setopt_long(api, handle, CURLOPT_NOSIGNAL, 1))
+        try check(CCurl_setopt_long(api, handle, CURLOPT_TIMEOUT_MS, Int(min(request.deadline, 86_400) * 1_000)))
+        try check(CCurl_setopt_long(api, handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, idle)))
         // Idle: less than a byte a second for the timeout (libcurl counts it in whole seconds).
-        try check(CCurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
-        try check(CCurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(request.timeout.rounded(.up)))))
-        try check(CCurl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodySize)))
-        try check(CCurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText))
-        try check(CCurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
+        try check(CCurl_setopt_long(api, handle, CURLOPT_LOW_SPEED_LIMIT, 1))
+        try check(CCurl_setopt_long(api, handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(request.timeout.rounded(.up)))))
+        try check(CCurl_setopt_off(api, handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodySize)))
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_ERRORBUFFER, errorText))
+        try check(CCurl_setopt_data_callback(api, handle, CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
             Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receive(bytes, size * count)
         })
-        try check(CCurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
-        try check(CCurl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_WRITEDATA, context))
+        try check(CCurl_setopt_data_callback(api, handle, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
             Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().header(bytes, size * count)
         })
-        try check(CCurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
+        try check(CCurl_setopt_pointer(api, handle, CURLOPT_HEADERDATA, context))
     }
 
     private func check(_ code: CURLcode) throws(WebError) {
-        guard code == CURLE_OK else { throw WebError(.transport, "libcurl: \(String(cString: curl_easy_strerror(code)))") }
+        guard code == CURLE_OK else {
+            throw WebError(.transport, "libcurl: \(CurlEngine.text(api.pointee.easy_strerror!(code)))")
+        }
     }
 
     /// Part of the body; answering fewer bytes than given stops the transfer (`CURLE_WRITE_ERROR`).
@@ -277,7 +308,7 @@ private final class Transfer {
         switch code {
         case CURLE_OK:
             var status = 0
-            _ = CCurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            _ = CCurl_getinfo_long(api, handle, CURLINFO_RESPONSE_CODE, &status)
             guard status > 0 else { return .failure(WebError(.transport, "no HTTP response")) }
             return .success(HTTPClient.Response(status: status, headers: headers, body: body))
         case CURLE_OPERATION_TIMEDOUT:
@@ -303,7 +334,7 @@ private final class Transfer {
     /// libcurl's words for the failure: its error buffer, else the code's general text.
     private func reason(_ code: CURLcode) -> String {
         let text = String(cString: errorText)
-        return text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+        return text.isEmpty ? CurlEngine.text(api.pointee.easy_strerror!(code)) : text
     }
 
     private static func seconds(_ seconds: Double) -> String {

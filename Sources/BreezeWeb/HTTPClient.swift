@@ -4,7 +4,8 @@ import Synchronization
 /// GET requests with an idle timeout, a deadline for the whole request, and a cap on the body size, answering
 /// status, headers and body.
 ///
-/// Requests go through libcurl (`CurlEngine`): one multi handle and one thread for the process. The body is
+/// Requests go through libcurl (`CurlEngine`, loaded at the first request): one multi handle and one thread for the
+/// process. The body is
 /// collected by libcurl's write callback, which runs before libcurl reads on, so a transfer that exceeds the cap
 /// stops as soon as the callback sees it and a body sent faster than it is read waits in the sender's TCP
 /// buffers, not in this process.
@@ -73,7 +74,7 @@ public final class HTTPClient: Sendable {
         let request = CurlEngine.Request(
             url: url.absoluteString, userAgent: userAgent, timeout: timeout, deadline: deadline,
             maximumBodySize: maximumBodySize, caFile: caFile)
-        let engine = CurlEngine.shared
+        let engine = try CurlEngine.shared.get()
         let identifier = engine.newIdentifier()
         let result: Result<Response, WebError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

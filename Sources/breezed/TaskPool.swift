@@ -1,0 +1,141 @@
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+import Glibc
+
+/// The executors breezed's tasks run on: Dispatch's main executor, and this pool as the default (global) executor.
+///
+/// Why not Dispatch's global executor: on Linux, the first task it runs registers a worker thread with libdispatch's
+/// thread-pool monitor, which then polls the pool once a second for the life of the process (a timer on
+/// libdispatch's manager thread, `_dispatch_workq_monitor_pools`): a daemon with nothing to do woke 60 times a
+/// minute. The pool's threads sleep on a condition variable, and only until the earliest delayed job.
+struct DaemonExecutors: ExecutorFactory {
+    static var mainExecutor: any MainExecutor { PlatformExecutorFactory.mainExecutor }
+    static var defaultExecutor: any TaskExecutor { TaskPool.shared }
+}
+
+/// A fixed set of threads running jobs in the order given, and delayed jobs (`Task.sleep`) at their deadlines.
+final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+    // @unchecked: `ready`, `head`, `delayed` and `running` are touched only with `mutex` held; the pointers are set
+    // once.
+
+    /// As many threads as processors (at least two), as Dispatch's global executor is wide.
+    static let shared = TaskPool(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Signalled when a job is ready or a delayed job comes before every other; timed on CLOCK_MONOTONIC.
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Jobs to run, from `head` on (taken from the front without moving the rest).
+    private var ready: [UnownedJob] = []
+    private var head = 0
+    /// Delayed jobs by deadline (CLOCK_MONOTONIC nanoseconds), earliest first.
+    private var delayed: [(deadline: UInt64, job: UnownedJob)] = []
+    /// Threads not waiting: running a job, or about to take the next.
+    private var running = 0
+
+    private init(threads: Int) {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+        for _ in 0..<threads {
+            var thread = pthread_t()
+            let pool = Unmanaged.passRetained(self).toOpaque()
+            let created = pthread_create(&thread, nil, { pool in
+                Unmanaged<TaskPool>.fromOpaque(pool!).takeRetainedValue().work()
+                return nil
+            }, pool)
+            guard created == 0 else { fatalError("the task pool could not start a thread: \(created)") }
+            pthread_detach(thread)
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        pthread_mutex_lock(mutex)
+        ready.append(job)
+        // A thread that is running takes the job when it is done with its own; another is woken only for jobs
+        // beyond those (a wake-up per job doubled the context switches of a fix's work, which is a chain of short
+        // jobs, each enqueued by the one before).
+        if ready.count - head > running { pthread_cond_signal(condition) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+        // The clocks Task.sleep uses (continuous, suspending) measure in Duration; both run with CLOCK_MONOTONIC here
+        // closely enough for a deadline (a suspended machine wakes the job late, never early).
+        let nanoseconds: UInt64
+        if let delay = delay as? Duration {
+            let (seconds, attoseconds) = delay.components
+            nanoseconds = seconds < 0 ? 0
+                : UInt64(min(seconds, Int64(UInt32.max))) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
+        } else {
+            nanoseconds = 0
+        }
+        let job = UnownedJob(job)
+        pthread_mutex_lock(mutex)
+        let deadline = Self.now() + nanoseconds
+        let index = delayed.firstIndex { $0.deadline > deadline } ?? delayed.endIndex
+        delayed.insert((deadline, job), at: index)
+        // A new earliest deadline: a thread waiting for a later one waits again for this one.
+        if index == 0 { pthread_cond_broadcast(condition) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+        enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
+    }
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    private func work() {
+        pthread_mutex_lock(mutex)
+        running += 1
+        pthread_mutex_unlock(mutex)
+        while true {
+            pthread_mutex_lock(mutex)
+            let job = next()
+            pthread_mutex_unlock(mutex)
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+
+    /// The next job to run, waiting for one; `mutex` held.
+    private func next() -> UnownedJob {
+        while true {
+            let now = Self.now()
+            while let first = delayed.first, first.deadline <= now {
+                ready.append(delayed.removeFirst().job)
+            }
+            if head < ready.count {
+                let job = ready[head]
+                head += 1
+                if head == ready.count {
+                    ready.removeAll(keepingCapacity: ready.count <= 1_024)
+                    head = 0
+                } else if ready.count - head >= running {
+                    // More are ready than the other running threads take (delayed jobs come due together).
+                    pthread_cond_signal(condition)
+                }
+                return job
+            }
+            running -= 1
+            if let first = delayed.first {
+                var until = timespec(
+                    tv_sec: Int(first.deadline / 1_000_000_000), tv_nsec: Int(first.deadline % 1_000_000_000))
+                pthread_cond_timedwait(condition, mutex, &until)
+            } else {
+                pthread_cond_wait(condition, mutex)
+            }
+            running += 1
+        }
+    }
+}

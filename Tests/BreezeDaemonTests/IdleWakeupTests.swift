@@ -1,0 +1,42 @@
+import BreezeTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A daemon with nothing to do sleeps: no thread of it wakes on a timer.
+@Suite struct IdleWakeupTests {
+    /// Context switches of every thread of `pid` so far (a thread that wakes switches at least once).
+    private func switches(_ pid: Int32) throws -> Int {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        return tasks.reduce(0) { total, task in
+            // /proc files report no size: read to the end, not by the size.
+            guard let file = FileHandle(forReadingAtPath: "/proc/\(pid)/task/\(task)/status") else { return total }
+            defer { try? file.close() }
+            let status = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+            return total + status.split(separator: "\n").reduce(0) { sum, line in
+                guard line.hasSuffix("ctxt_switches:") == false, line.contains("ctxt_switches:"),
+                    let count = Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
+                else { return sum }
+                return sum + count
+            }
+        }
+    }
+
+    @Test func anIdleDaemonDoesNotWakeOnceASecond() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        // Every start-up task has run once the daemon answers.
+        let answered = try await daemon.ctl(["where", "--json"])
+        #expect(object(answered.output)["city"] as? String == "Bern", "\(answered.output)")
+        let pid = daemon.process.processIdentifier
+        let before = try switches(pid)
+        #expect(before > 0)
+        // The window observed: a timer once a second would wake a thread four times in it.
+        try await Task.sleep(for: .seconds(4))
+        let woken = try switches(pid) - before
+        #expect(woken <= 1, "\(woken) context switches in 4 s of idle")
+        await daemon.stop()
+    }
+}
