@@ -154,6 +154,7 @@ public struct CitySearch: Sendable {
     /// comes before it, so that the whole costs about as much as a few dozen searches.
     private func collectSlips(of name: [UInt8], filtered: Bool, limit: Int, into scores: inout Scores) {
         let keys = KeyTable(index)
+        let filter = index.keyPrefixFilter
         var runs: [(start: Int, byte: Int)] = []
         runs.reserveCapacity(64)
         var variant: [UInt8] = []
@@ -163,7 +164,8 @@ public struct CitySearch: Sendable {
         // Every key in `shared` starts with variant[..<known]: comparisons start after those bytes.
         var known = 0
         func tryVariant(_ scores: inout Scores) {
-            guard variant.count >= Self.minimumQueryLength else { return }
+            guard variant.count >= Self.minimumQueryLength,
+                variant.withUnsafeBytes({ filter.mayStart($0) }) else { return }
             let range = prefixRange(variant, within: shared, from: known, of: keys)
             guard !range.isEmpty else { return }
             collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores)
