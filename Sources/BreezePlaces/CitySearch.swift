@@ -203,6 +203,24 @@ public struct CitySearch: Sendable {
                 }
             }
             guard at > 0 else { continue }
+            if at < KeyPrefixFilter.length {
+                // Near the start the groups are large and finding them costs more than the filter, which knows the
+                // letter at `at`: each slip letter is tried in turn (in key order, as the groups would be), and its
+                // variants are searched among all of `shared` only when the filter lets them.
+                for letter in Self.slipLetters {
+                    variant.removeAll(keepingCapacity: true)
+                    variant += name[..<at]
+                    variant.append(letter)
+                    if at < name.count, letter != name[at] {
+                        variant += name[(at + 1)...]
+                        tryVariant(&scores)
+                        variant.removeLast(name.count - at - 1)
+                    }
+                    variant += name[at...]
+                    tryVariant(&scores)
+                }
+                continue
+            }
             // A changed or added letter: the keys that follow name[..<at] with that letter next, taken group by group
             // as they lie in key order (only the letters some key has there), then the rest of the name in them.
             // Keys that are name[..<at] itself sort first and have no letter there. Where each group begins is found
