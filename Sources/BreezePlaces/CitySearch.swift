@@ -153,6 +153,10 @@ public struct CitySearch: Sendable {
     /// left out or swapped: that keeps the slips few, and each is searched only among the keys that share what
     /// comes before it, so that the whole costs about as much as a few dozen searches.
     private func collectSlips(of name: [UInt8], filtered: Bool, limit: Int, into scores: inout Scores) {
+        let keys = KeyTable(index)
+        let filter = index.keyPrefixFilter
+        var runs: [(start: Int, byte: Int)] = []
+        runs.reserveCapacity(64)
         var variant: [UInt8] = []
         variant.reserveCapacity(name.count + 1)
         // The keys that start with name[..<at], narrowed as `at` grows: every variant below keeps those letters.
@@ -160,19 +164,22 @@ public struct CitySearch: Sendable {
         // Every key in `shared` starts with variant[..<known]: comparisons start after those bytes.
         var known = 0
         func tryVariant(_ scores: inout Scores) {
-            guard variant.count >= Self.minimumQueryLength else { return }
-            let range = keyRange(prefix: variant, within: shared, from: known)
+            guard variant.count >= Self.minimumQueryLength,
+                variant.withUnsafeBytes({ filter.mayStart($0) }) else { return }
+            let range = prefixRange(variant, within: shared, from: known, of: keys)
             guard !range.isEmpty else { return }
             collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores)
         }
         for at in 0...name.count {
             if at > 0 {
-                shared = keyRange(prefix: Array(name[..<at]), within: shared, from: at - 1)
+                variant.removeAll(keepingCapacity: true)
+                variant += name[..<at]
+                shared = prefixRange(variant, within: shared, from: at - 1, of: keys)
                 if shared.isEmpty { return }
                 if shared.count <= Self.slipScanLimit {
                     // Few keys left: each is checked for one slip from here on, cheaper than searching for slips.
                     for key in shared {
-                        let bytes = keyBytes(key)
+                        let bytes = keys.bytes(key)
                         guard let length = Self.slipPrefixLength(of: name, in: bytes, from: at) else { continue }
                         score(reference(key), exact: length == bytes.count, prefix: Array(bytes[..<length]),
                               into: &scores)
@@ -196,18 +203,39 @@ public struct CitySearch: Sendable {
                 }
             }
             guard at > 0 else { continue }
+            if at < KeyPrefixFilter.length {
+                // Near the start the groups are large and finding them costs more than the filter, which knows the
+                // letter at `at`: each slip letter is tried in turn (in key order, as the groups would be), and its
+                // variants are searched among all of `shared` only when the filter lets them.
+                for letter in Self.slipLetters {
+                    variant.removeAll(keepingCapacity: true)
+                    variant += name[..<at]
+                    variant.append(letter)
+                    if at < name.count, letter != name[at] {
+                        variant += name[(at + 1)...]
+                        tryVariant(&scores)
+                        variant.removeLast(name.count - at - 1)
+                    }
+                    variant += name[at...]
+                    tryVariant(&scores)
+                }
+                continue
+            }
             // A changed or added letter: the keys that follow name[..<at] with that letter next, taken group by group
             // as they lie in key order (only the letters some key has there), then the rest of the name in them.
-            // Keys that are name[..<at] itself sort first and have no letter there.
-            var start = galloping(from: shared.lowerBound, to: shared.upperBound) { keyLength($0) <= at }
-            while start < shared.upperBound {
-                guard let letter = byte(at, ofKey: start) else {
-                    start += 1
-                    continue
-                }
-                let end = galloping(from: start + 1, to: shared.upperBound) { byte(at, ofKey: $0) == letter }
-                defer { start = end }
-                guard Self.isSlipLetter(letter) else { continue }
+            // Keys that are name[..<at] itself sort first and have no letter there. Where each group begins is found
+            // by halving the range wherever its ends differ there: a few reads a group, not a walk from the last one.
+            let first = galloping(from: shared.lowerBound, to: shared.upperBound) { keys.bytes($0).count <= at }
+            guard first < shared.upperBound else { continue }
+            let last = shared.upperBound - 1
+            runs.removeAll(keepingCapacity: true)
+            runs.append((first, keys.code(at, ofKey: first)))
+            splitRuns(first, last, runs[0].byte, keys.code(at, ofKey: last), at: at, keys: keys, into: &runs)
+            for run in runs.indices {
+                let start = runs[run].start
+                let end = run + 1 < runs.count ? runs[run + 1].start : shared.upperBound
+                guard (0...255).contains(runs[run].byte), Self.isSlipLetter(UInt8(runs[run].byte)) else { continue }
+                let letter = UInt8(runs[run].byte)
                 let saved = shared
                 shared = start..<end
                 known = at + 1
@@ -224,6 +252,23 @@ public struct CitySearch: Sendable {
                 shared = saved
             }
         }
+    }
+
+    /// Appends where each run of keys with one byte at `at` begins in keys[low...high], past `low`, with that byte
+    /// (as `KeyTable.code`); `lowByte` and `highByte` are keys `low`'s and `high`'s.
+    private func splitRuns(
+        _ low: Int, _ high: Int, _ lowByte: Int, _ highByte: Int, at: Int, keys: KeyTable,
+        into runs: inout [(start: Int, byte: Int)]
+    ) {
+        guard lowByte != highByte else { return }
+        guard high - low > 1 else {
+            runs.append((high, highByte))
+            return
+        }
+        let middle = (low + high) / 2
+        let middleByte = keys.code(at, ofKey: middle)
+        splitRuns(low, middle, lowByte, middleByte, at: at, keys: keys, into: &runs)
+        splitRuns(middle, high, middleByte, highByte, at: at, keys: keys, into: &runs)
     }
 
     /// At most this many keys sharing the start of a query are checked one by one for a slip rather than searched.
@@ -277,12 +322,6 @@ public struct CitySearch: Sendable {
         keyBytes(key).count
     }
 
-    /// The byte at `offset` in `key`, or nil when the key is shorter.
-    @inline(__always) private func byte(_ offset: Int, ofKey key: Int) -> UInt8? {
-        let bytes = keyBytes(key)
-        return offset < bytes.count ? bytes[offset] : nil
-    }
-
     /// The keys that start with `prefix`: two binary searches over the sorted keys.
     func keyRange(prefix: [UInt8]) -> Range<Int> {
         keyRange(prefix: prefix, within: 0..<index.keys.count)
@@ -301,6 +340,36 @@ public struct CitySearch: Sendable {
             Self.compare(keyBytes($0), prefix, prefixOnly: true, from: from) <= 0
         }
         return lower..<max(lower, upper)
+    }
+
+    /// The keys in `range` of `keys` that start with `prefix`, as `keyRange(prefix:within:from:)` finds them, for the
+    /// slip search's hundreds of searches: keys are read straight from the table, bytes compared without copies.
+    private func prefixRange(_ prefix: [UInt8], within range: Range<Int>, from: Int, of keys: KeyTable) -> Range<Int> {
+        prefix.withUnsafeBytes { prefix in
+            let lower = partitionPoint(range) { Self.order(keys.bytes($0), prefix, prefixOnly: false, from: from) < 0 }
+            guard lower < range.upperBound, Self.order(keys.bytes(lower), prefix, prefixOnly: true, from: from) == 0
+            else { return lower..<lower }
+            let upper = galloping(from: lower + 1, to: range.upperBound) {
+                Self.order(keys.bytes($0), prefix, prefixOnly: true, from: from) <= 0
+            }
+            return lower..<max(lower, upper)
+        }
+    }
+
+    /// `compare` with the query as raw bytes (no copy, no retain: the slip search runs it thousands of times).
+    @inline(__always) private static func order(
+        _ key: UnsafeRawBufferPointer, _ query: UnsafeRawBufferPointer, prefixOnly: Bool, from: Int
+    ) -> Int {
+        let length = prefixOnly ? min(key.count, query.count) : key.count
+        let shared = min(length, query.count)
+        var at = min(from, shared)
+        while at < shared {
+            let (mine, theirs) = (key[at], query[at])
+            if mine != theirs { return mine < theirs ? -1 : 1 }
+            at += 1
+        }
+        if prefixOnly && key.count >= query.count { return 0 }
+        return length == query.count ? 0 : (length < query.count ? -1 : 1)
     }
 
     /// The first position in `start..<end` where `isBelow` turns false (it must be true, then false), searched
@@ -351,13 +420,7 @@ public struct CitySearch: Sendable {
     /// Byte-wise comparison of `key` with `query`; with `prefixOnly`, only the key's first `query.count` bytes count.
     /// The first `from` bytes of both must be known equal: they are not compared again.
     static func compare(_ key: UnsafeRawBufferPointer, _ query: [UInt8], prefixOnly: Bool, from: Int = 0) -> Int {
-        let length = prefixOnly ? min(key.count, query.count) : key.count
-        let shared = min(length, query.count)
-        for i in min(from, shared)..<shared where key[i] != query[i] {
-            return key[i] < query[i] ? -1 : 1
-        }
-        if prefixOnly && key.count >= query.count { return 0 }
-        return length == query.count ? 0 : (length < query.count ? -1 : 1)
+        query.withUnsafeBytes { order(key, $0, prefixOnly: prefixOnly, from: from) }
     }
 
     // MARK: - Filters

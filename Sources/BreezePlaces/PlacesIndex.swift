@@ -1,4 +1,5 @@
 import BreezeCore
+import Synchronization
 
 /// The offline places index: GeoNames populated places, memory-mapped, for naming positions and finding cities.
 ///
@@ -26,6 +27,9 @@ public final class PlacesIndex: Sendable {
     let meta: Section
     /// The depth of the k-d tree, checked once against its points; nil for a damaged file whose tree does not fit.
     let treeDepth: Int?
+    /// The slip search's filter of key starts, built the first time it is asked for (most indexes opened are never
+    /// slip-searched); the lock makes the daemon's socket thread and any other searcher build it once between them.
+    private let keyPrefixFilterStore = Mutex<KeyPrefixFilter?>(nil)
 
     /// Maps the index at `path`.
     public convenience init(path: String) throws(PlacesIndexError) {
@@ -100,6 +104,16 @@ public final class PlacesIndex: Sendable {
         let depth = tree.count == 0 ? 0 : Int.bitWidth - (tree.count + 1).leadingZeroBitCount - 1
         let fits = tree.count == (1 << depth) - 1 && TreeBuilder.depth(forPointCount: treePoints.count) == depth
         treeDepth = fits ? depth : nil
+    }
+
+    /// The filter of the keys' first bytes, built on first use.
+    var keyPrefixFilter: KeyPrefixFilter {
+        keyPrefixFilterStore.withLock { filter in
+            if let filter { return filter }
+            let built = KeyPrefixFilter(keys: KeyTable(self), count: keys.count)
+            filter = built
+            return built
+        }
     }
 
     /// How many places the index holds.

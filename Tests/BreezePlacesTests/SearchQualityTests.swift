@@ -1,5 +1,7 @@
 import BreezeCore
 import BreezePlaces
+import Dispatch
+import Synchronization
 import Testing
 
 /// Search answers a person expects from the committed GeoNames index: one row per city, names in every script,
@@ -37,10 +39,31 @@ import Testing
         ("zurrich", "Zürich", "CH"), ("muenchen", "Munich", "DE"), ("sao paolo", "São Paulo", "BR"),
         ("amsterdma", "Amsterdam", "NL"), ("barcelna", "Barcelona", "ES"), ("edinbrugh", "Edinburgh", "GB"),
         ("sao pualo", "São Paulo", "BR"), ("munchne", "Munich", "DE"),
+        // A letter changed or added near the start, where the letters tried are those the index's filter lets through.
+        ("bsrcelona", "Barcelona", "ES"), ("amdterdam", "Amsterdam", "NL"), ("edimburgh", "Edinburgh", "GB"),
+        ("barrcelona", "Barcelona", "ES"), ("amstterdam", "Amsterdam", "NL"),
     ])
     func oneTypingSlipStillFindsTheCity(query: String, name: String, country: String) throws {
         let first = try #require(search.search(query).first, "nothing for \(query)")
         #expect(first.place.name == name && first.place.countryCode == country, "got \(first.place.qualifiedName)")
+    }
+
+    /// The first slip searches of a newly opened index, from several threads at once (the daemon's socket thread and
+    /// others), find what one thread finds on another newly opened index.
+    @Test func slipSearchesFromSeveralThreadsAtOnceAgree() throws {
+        let queries = ["zurrich", "bsrcelona", "amdterdam", "edimburgh", "sao pualo", "munchne", "qqqqqq"]
+        let serial = CitySearch(index: try PlacesIndex(path: PlacesIndexLocation.sourceTreeIndex))
+        let expected = queries.map { serial.search($0).map(\.place.id) }
+        let shared = CitySearch(index: try PlacesIndex(path: PlacesIndexLocation.sourceTreeIndex))
+        let found = Mutex<[[[Int]]]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let mine = queries.map { shared.search($0).map(\.place.id) }
+            found.withLock { $0.append(mine) }
+        }
+        let answers = found.withLock { $0 }
+        #expect(answers.count == 4)
+        for answer in answers { #expect(answer == expected) }
+        #expect(expected.dropLast().allSatisfy { !$0.isEmpty })
     }
 
     @Test func shortQueriesGetNoTypoTolerance() {

@@ -20,10 +20,15 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
 }
 
+// `places-bench --dump-search [index]`: prints every search query below with the places it finds (GeoNames ids, best
+// first), plus every one-slip variant of the first 200 whole names and some with other limits and a region, instead
+// of timings: run before and after a change to the search and compare the outputs (they must be identical).
 // `places-bench --name-points FILE [index]`: names each "latitude longitude" line of FILE and prints the GeoNames id
 // of the place named, one a line (for scripts/analysis/naming-evaluation.py), instead of benchmarking.
 var arguments = Array(CommandLine.arguments.dropFirst())
 var pointsToName: String?
+let dumpSearch = arguments.first == "--dump-search"
+if dumpSearch { arguments.removeFirst() }
 if arguments.first == "--name-points", arguments.count >= 2 {
     pointsToName = arguments[1]
     arguments.removeFirst(2)
@@ -115,8 +120,18 @@ while queries.count < 1000 {
     let prefix = String(name.prefix(length))
     if prefix.count == length { queries.append(prefix) }
 }
+/// Prints `query`, `limit` and the GeoNames ids of what the search finds.
+func dump(_ query: String, limit: Int = 10) {
+    let ids = search.search(query, limit: limit).map { "\($0.place.id)\($0.matchedAlternateName ? "a" : "")" }
+    print("\(query)\t\(limit)\t" + ids.joined(separator: " "))
+}
 /// Runs `queries` three times (the first warms the pages) and prints the last pass's median, p99 and max.
 func measure(_ label: String, _ queries: [String]) {
+    if dumpSearch {
+        print("search, \(label):")
+        queries.forEach { dump($0) }
+        return
+    }
     var latencies: [Double] = []
     var found = 0
     for _ in 0..<3 {
@@ -167,3 +182,49 @@ let nonsense = (0..<1000).map { _ in
 measure("1,000 whole names of 6+ letters", names)
 measure("the same names with one slip", slipped)
 measure("1,000 strings of 6–10 random letters", nonsense)
+if !dumpSearch {
+    // The first slip search of an opened index builds its filter of key starts: its one-time cost, as a user sees it.
+    let fresh = CitySearch(index: try PlacesIndex(path: path))
+    start = now()
+    _ = fresh.search(slipped[0])
+    let first = now() - start
+    start = now()
+    _ = fresh.search(slipped[0])
+    print(String(format: "search, first slipped name on a newly opened index: %.2f ms, then %.1f µs",
+                 first * 1000, (now() - start) * 1e6))
+}
+
+if dumpSearch {
+    print("every one-slip variant of 200 whole names:")
+    for name in names.prefix(200) {
+        let characters = Array(name)
+        var variants: [String] = []
+        for at in 0...characters.count {
+            for letter in [" "] + letters {
+                var added = characters
+                added.insert(letter, at: at)
+                variants.append(String(added))
+                if at < characters.count, letter != characters[at] {
+                    var changed = characters
+                    changed[at] = letter
+                    variants.append(String(changed))
+                }
+            }
+            guard at < characters.count else { continue }
+            var dropped = characters
+            dropped.remove(at: at)
+            variants.append(String(dropped))
+            if at + 1 < characters.count {
+                var swapped = characters
+                swapped.swapAt(at, at + 1)
+                variants.append(String(swapped))
+            }
+        }
+        variants.forEach { dump($0) }
+    }
+    print("slipped names with other limits, and narrowed by a region or country:")
+    for (number, query) in slipped.enumerated() {
+        dump(query, limit: [1, 3, 24, 25, 60][number % 5])
+        dump(query + ", " + ["us", "de", "fr", "california", "i"][number % 5])
+    }
+}
