@@ -170,6 +170,19 @@ public struct CitySearch: Sendable {
             guard !range.isEmpty else { return }
             collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores)
         }
+        // `letter` at `at`: in place of the name's letter there (a changed letter), then before it (an added one).
+        func tryLetter(_ letter: UInt8, at: Int, _ scores: inout Scores) {
+            variant.removeAll(keepingCapacity: true)
+            variant += name[..<at]
+            variant.append(letter)
+            if at < name.count, letter != name[at] {
+                variant += name[(at + 1)...]
+                tryVariant(&scores)
+                variant.removeLast(name.count - at - 1)
+            }
+            variant += name[at...]
+            tryVariant(&scores)
+        }
         for at in 0...name.count {
             if at > 0 {
                 variant.removeAll(keepingCapacity: true)
@@ -207,18 +220,7 @@ public struct CitySearch: Sendable {
                 // Near the start the groups are large and finding them costs more than the filter, which knows the
                 // letter at `at`: each slip letter is tried in turn (in key order, as the groups would be), and its
                 // variants are searched among all of `shared` only when the filter lets them.
-                for letter in Self.slipLetters {
-                    variant.removeAll(keepingCapacity: true)
-                    variant += name[..<at]
-                    variant.append(letter)
-                    if at < name.count, letter != name[at] {
-                        variant += name[(at + 1)...]
-                        tryVariant(&scores)
-                        variant.removeLast(name.count - at - 1)
-                    }
-                    variant += name[at...]
-                    tryVariant(&scores)
-                }
+                for letter in Self.slipLetters { tryLetter(letter, at: at, &scores) }
                 continue
             }
             // A changed or added letter: the keys that follow name[..<at] with that letter next, taken group by group
@@ -239,16 +241,7 @@ public struct CitySearch: Sendable {
                 let saved = shared
                 shared = start..<end
                 known = at + 1
-                variant.removeAll(keepingCapacity: true)
-                variant += name[..<at]
-                variant.append(letter)
-                if at < name.count, letter != name[at] {
-                    variant += name[(at + 1)...]
-                    tryVariant(&scores)
-                    variant.removeLast(name.count - at - 1)
-                }
-                variant += name[at...]
-                tryVariant(&scores)
+                tryLetter(letter, at: at, &scores)
                 shared = saved
             }
         }
