@@ -42,7 +42,8 @@ public enum BreezeCTL {
                 throw CLIError(.usage, "usage: breezectl \(subcommand.usage)")
             }
             let locale = environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"]
-            let unit = parsed.units.flatMap(TemperatureUnit.init(rawValue:)) ?? TemperatureUnit.preferred(forLocale: locale)
+            let unit = parsed.units.flatMap(TemperatureUnit.init(rawValue:))
+                ?? TemperatureUnit.preferred(forLocale: locale)
             let context = CommandContext(
                 arguments: parsed, subcommand: subcommand,
                 socket: parsed.socket ?? environment["BREEZE_SOCKET"] ?? defaultSocket,

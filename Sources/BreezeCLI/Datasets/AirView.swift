@@ -22,12 +22,15 @@ enum AirView: DatasetView {
         let label = message["label"]?.displayText ?? ""
         let emoji = message["emoji"]?.displayText ?? ""
         let colour = message["color"]?.displayText
-        lines.append("  " + dashboard.paint("AQI \(TerminalText.whole(aqi)) \(emoji) \(label)", hex: colour) + dashboard.dim(" — \(message["summary"]?.displayText ?? "")"))
+        let summary = message["summary"]?.displayText ?? ""
+        lines.append("  " + dashboard.paint("AQI \(TerminalText.whole(aqi)) \(emoji) \(label)", hex: colour)
+            + dashboard.dim(" — \(summary)"))
         lines += dashboard.tips(message)
         if case .array(let pollutants)? = message["pollutants"] {
             for pollutant in pollutants {
                 let symbol = (pollutant["symbol"]?.displayText ?? "").padded(toLength: 6)
-                let value = pollutant["value"]?.numberValue.map { printfFormat("%7.1f µg/m³", $0) } ?? "      — µg/m³"
+                let value = pollutant["value"]?.numberValue.map { printfFormat("%7.1f µg/m³", $0) }
+                    ?? "      — µg/m³"
                 let status = pollutant["status"]?.displayText ?? "no value"
                 lines.append("  \(symbol)\(value)  \(dashboard.statusWord(status))")
             }
@@ -37,7 +40,8 @@ enum AirView: DatasetView {
 
     static func watchText(_ message: JSONValue, _ dashboard: Dashboard) -> String? {
         if let aqi = message["us_aqi"]?.numberValue {
-            return "AIR AQI \(TerminalText.whole(aqi)) \(message["label"]?.displayText ?? "") \(dashboard.stateText(message))"
+            let label = message["label"]?.displayText ?? ""
+            return "AIR AQI \(TerminalText.whole(aqi)) \(label) \(dashboard.stateText(message))"
         }
         return "AIR \(dashboard.stateText(message))"
     }

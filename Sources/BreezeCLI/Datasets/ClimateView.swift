@@ -28,7 +28,8 @@ enum ClimateView: DatasetView {
             let share = (celsius - low) / (high - low) * 7
             let level = high > low && share.isFinite ? min(7, max(0, Int(exactly: share.rounded()) ?? 3)) : 3
             let temperature = TerminalText.temperature(celsius, dashboard.unit)
-            lines.append("  \(TerminalText.whole(year))  \(String(repeating: bars[level], count: 1 + level))  \(temperature)")
+            let bar = String(repeating: bars[level], count: 1 + level)
+            lines.append("  \(TerminalText.whole(year))  \(bar)  \(temperature)")
         }
         if let change = message["change_c"]?.numberValue, let first = points.first?["year"]?.numberValue {
             let text = change.isFinite && abs(change) <= TerminalText.maximumTemperature

@@ -20,7 +20,9 @@ enum PollenView: DatasetView {
             for entry in entries {
                 let name = (entry["name"]?.displayText ?? "").padded(toLength: 10)
                 var text = "  \(name)\(entry["level_name"]?.displayText ?? "—")"
-                if let grains = entry["grains"]?.numberValue { text += dashboard.dim(printfFormat(" (%.1f grains/m³)", grains)) }
+                if let grains = entry["grains"]?.numberValue {
+                    text += dashboard.dim(printfFormat(" (%.1f grains/m³)", grains))
+                }
                 lines.append(text)
             }
         }

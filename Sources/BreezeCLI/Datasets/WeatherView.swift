@@ -22,7 +22,9 @@ enum WeatherView: DatasetView {
         }
         lines.append(now)
         var detail: [String] = []
-        if let humidity = message["humidity"]?.numberValue { detail.append("humidity \(TerminalText.whole(humidity))%") }
+        if let humidity = message["humidity"]?.numberValue {
+            detail.append("humidity \(TerminalText.whole(humidity))%")
+        }
         if let wind = message["wind_kmh"]?.numberValue { detail.append("wind \(TerminalText.whole(wind)) km/h") }
         if !detail.isEmpty { lines.append("  " + detail.joined(separator: " · ")) }
         guard case .array(let days)? = message["daily"], !days.isEmpty else { return lines }
