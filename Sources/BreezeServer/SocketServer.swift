@@ -56,9 +56,11 @@ public final class SocketServer: Sendable {
         /// request waits (unread) until one is answered. The handler's work (a web request, a state change) is
         /// slow, and each one waiting costs a task's memory.
         public var maximumHandlersInFlight = 32
-        /// Time the socket thread spends answering requests in place per turn of its loop before it looks at the
-        /// listener and every other client again; what is left waits for the next turn. It keeps a crowd asking
-        /// for expensive answers from delaying a cheap one (a `status`) by more than about this.
+        /// Time the socket thread spends per turn of its loop answering requests in place, twice: once for the
+        /// first lines of the clients that just sent some (trusted peers' first lines are answered even when it is
+        /// spent), once for the lines queued behind those (a client that pipelines) and the first lines left over.
+        /// What is left waits for the next turn, which comes straight back. It keeps a crowd asking for expensive
+        /// answers from delaying a client that asks one thing at a time by more than about twice this.
         public var immediateWorkPerTurn = 0.004
         /// Seconds a client may hold a line begun and not ended; then it gets `slow-client` and is closed. A client
         /// that has begun no line (a watcher) waits as long as it likes.
@@ -211,9 +213,13 @@ public final class SocketServer: Sendable {
         var handlersInFlight = 0
         /// Clients with a request waiting for a handler to be free: seen to when one is.
         var awaitingHandler: Set<Int32> = []
-        /// Clients with a request left for the next turn (this turn's time for answering in place was spent).
-        var deferred: Set<Int32> = []
-        /// Time spent answering in place this turn.
+        /// Clients whose first line since they sent it was not answered (the pass's time was spent): served
+        /// first in the queued pass, in the order they came.
+        var fresh = DescriptorQueue()
+        /// Clients with more lines held after one was answered (they pipeline): served in the queued pass after
+        /// `fresh`, in turn, as far as its time allows.
+        var backlog = DescriptorQueue()
+        /// Time spent answering in place in the current pass.
         var immediateSpent = Duration.zero
         /// The newest object of each class: (precise, for trusted peers; as others see it).
         var latest: [String: (trusted: [UInt8], others: [UInt8])] = [:]
@@ -406,8 +412,8 @@ public final class SocketServer: Sendable {
         let trimDelay = Duration.milliseconds(Int(configuration.trimAfterIdle * 1000))
         while state.withLock({ $0.running }) {
             // While a deadline is pending (a stall, a line begun, a refusal), wake at least four times a second;
-            // with requests left for the next turn, look at the sockets and come straight back.
-            let busy = state.withLock { !$0.deferred.isEmpty }
+            // with lines queued for the next turn, look at the sockets and come straight back.
+            let busy = state.withLock { !$0.fresh.isEmpty || !$0.backlog.isEmpty }
             var timeout: Int32 = busy ? 0 : timed ? 250 : -1
             if let trimDue, !busy {
                 // Whole milliseconds, rounded up: rounded down, the last one would be waited for in 0 ms turns.
@@ -417,15 +423,6 @@ public final class SocketServer: Sendable {
             }
             let events = poller.wait(timeoutMilliseconds: timeout)
             let now = ContinuousClock.now
-            // A new turn: its time for answering in place starts, and what was left from the last goes first.
-            let left = state.withLock { state -> Bool in
-                state.immediateSpent = .zero
-                guard !state.deferred.isEmpty else { return false }
-                state.pending.formUnion(state.deferred)
-                state.deferred = []
-                return true
-            }
-            if left { servePending() }
             if events.isEmpty, !busy, let due = trimDue, now >= due {
                 configuration.onIdle?()
                 _ = malloc_trim(0)
@@ -440,7 +437,8 @@ public final class SocketServer: Sendable {
                     lastTrim = now
                 }
             }
-            for event in events {
+            state.withLock { $0.immediateSpent = .zero }
+            for event in inTurnOrder(events) {
                 if event.fd == wakeup.readEnd {
                     wakeup.drain()
                 } else if event.fd == listener.fd {
@@ -459,8 +457,21 @@ public final class SocketServer: Sendable {
             }
             servePending()
             timed = closeOverdue()
+            serveQueued()
         }
         shutDown()
+    }
+
+    /// The turn's events in the order they are seen to: the wake-up pipe and the listener, then trusted peers,
+    /// then everyone else, each group in the kernel's order. A crowd of untrusted clients then delays
+    /// `breezectl` run by root or breezed's group by no more than the first pass's time.
+    private func inTurnOrder(_ events: [EventPoller.Ready]) -> [EventPoller.Ready] {
+        guard events.count > 1 else { return events }
+        let first = state.withLock { state in
+            events.map { event in state.clients[event.fd].map(\.peer.trusted) ?? true }
+        }
+        return events.indices.filter { first[$0] }.map { events[$0] }
+            + events.indices.filter { !first[$0] }.map { events[$0] }
     }
 
     private func acceptClients() {
@@ -491,6 +502,9 @@ public final class SocketServer: Sendable {
             }
             if admitted {
                 poller.add(fd)
+                // `breezectl` sends its request as soon as it has connected: a trusted peer's is answered now, not a
+                // turn later behind everyone whose lines are ready.
+                if trusted { readFrom(fd) }
             } else {
                 refuse(fd)
             }
@@ -551,8 +565,9 @@ public final class SocketServer: Sendable {
                 return true
             }
             guard reading else { return }
-            takeUpLines(fd)
-            // Held back (a limit reached): the rest stays in the socket, whose buffer then holds the client back.
+            queue(fd, takeUpLines(fd, visit: .onReadiness))
+            // Held back (a limit reached, or lines queued): the rest stays in the socket, whose buffer then holds
+            // the client back.
             guard state.withLock({ $0.clients[fd]?.hasHeld == false }) else {
                 updateInterest(fd)
                 return
@@ -561,17 +576,85 @@ public final class SocketServer: Sendable {
         }
     }
 
-    /// Handles the client's held lines while its limits allow.
-    private func takeUpLines(_ fd: Int32) {
+    /// How far a visit to a client goes.
+    private enum Visit {
+        /// The client just sent something: its first line is answered (a trusted peer's even when the pass's time
+        /// is spent), the rest queued.
+        case onReadiness
+        /// Its turn in the queue: lines are answered while the pass's time and the client's limits allow.
+        case queued
+    }
+
+    /// What a visit left of a client's lines.
+    private enum LinesLeft {
+        /// None complete: it is read again when it sends more.
+        case none
+        /// One waits for the client's own limits (replies unread, requests in flight, a free handler): it is seen
+        /// to when they allow.
+        case waitingForLimits
+        /// One waits, and none was answered: the pass's time was spent.
+        case unanswered
+        /// More wait after the ones answered.
+        case more
+    }
+
+    /// Handles the client's held lines as far as the visit and its limits allow.
+    private func takeUpLines(_ fd: Int32, visit: Visit) -> LinesLeft {
+        var answered = 0
         while true {
-            let next = state.withLock { state -> (LineFramer.Output, Peer)? in
-                guard state.clients.contains(fd) else { return nil }
+            let next = state.withLock { state -> (LineFramer.Output, Peer)?? in
+                guard state.clients.contains(fd) else { return .some(nil) }
                 if state.clients[fd]!.next == nil { state.clients[fd]!.next = state.clients[fd]!.framer.next() }
-                guard let client = state.clients[fd], let next = client.next, canTakeLine(client, state) else { return nil }
+                guard let client = state.clients[fd], let next = client.next else { return .some(nil) }
+                guard canTakeLine(client, state) else { return nil }
                 return (next, client.peer)
             }
-            guard let (output, peer) = next, take(output, from: fd, peer: peer) else { return }
+            guard let next else { return .waitingForLimits }
+            guard let (output, peer) = next else { return .none }
+            if visit == .onReadiness && answered == 1 { return .more }
+            switch take(output, from: fd, peer: peer, budgeted: visit == .queued || !peer.trusted) {
+            case .answered: answered += 1
+            case .outOfTime: return answered == 0 ? .unanswered : .more
+            case .waitsForLimits: return .waitingForLimits
+            }
         }
+    }
+
+    /// Queues the client for the queued pass when a visit left lines it can take up.
+    private func queue(_ fd: Int32, _ left: LinesLeft) {
+        switch left {
+        case .none, .waitingForLimits: return
+        case .unanswered: state.withLock { $0.fresh.append(fd) }
+        case .more: state.withLock { $0.backlog.append(fd) }
+        }
+    }
+
+    /// The queued pass, once a turn: first lines left over, then pipelined lines, a client at a time in the order
+    /// they were queued, while the pass's time lasts. A client with more left goes to the back of the backlog.
+    private func serveQueued() {
+        let limit = Duration.nanoseconds(Int64(configuration.immediateWorkPerTurn * 1e9))
+        var visits = state.withLock { state in
+            state.immediateSpent = .zero
+            return state.fresh.count + state.backlog.count
+        }
+        var visited: [Int32] = []
+        while visits > 0 {
+            visits -= 1
+            let fd = state.withLock { state -> Int32? in
+                guard state.immediateSpent < limit else { return nil }
+                return state.fresh.popFirst() ?? state.backlog.popFirst()
+            }
+            guard let fd else { break }
+            visited.append(fd)
+            switch takeUpLines(fd, visit: .queued) {
+            case .none, .waitingForLimits: break
+            case .unanswered: state.withLock { $0.fresh.append(fd) }
+            case .more: state.withLock { $0.backlog.append(fd) }
+            }
+        }
+        guard !visited.isEmpty else { return }
+        servePending()
+        visited.forEach(updateInterest)
     }
 
     /// Marks the client's next held line as taken up. Under the lock.
@@ -580,9 +663,26 @@ public final class SocketServer: Sendable {
         state.clients[fd]!.next = nil
     }
 
-    /// Takes up the client's next held line: answers it, or hands it to the handler. Returns false when the line
-    /// must wait (its turn's time is spent, or no handler is free) and stays held.
-    private func take(_ output: LineFramer.Output, from fd: Int32, peer: Peer) -> Bool {
+    /// What became of a held line.
+    private enum Taken {
+        /// Answered, or handed to the handler: it is no longer held.
+        case answered
+        /// Left held: the pass's time for answering in place is spent.
+        case outOfTime
+        /// Left held: the client's requests in flight, or all handlers, are at their limit.
+        case waitsForLimits
+    }
+
+    /// Takes up the client's next held line: answers it, or hands it to the handler. `budgeted`: only while the
+    /// pass's time for answering in place lasts; what the line costs counts against it either way.
+    private func take(_ output: LineFramer.Output, from fd: Int32, peer: Peer, budgeted: Bool) -> Taken {
+        let limit = Duration.nanoseconds(Int64(configuration.immediateWorkPerTurn * 1e9))
+        let started = ContinuousClock.now
+        if budgeted, state.withLock({ $0.immediateSpent >= limit }) { return .outOfTime }
+        defer {
+            let took = started.duration(to: .now)
+            state.withLock { $0.immediateSpent += took }
+        }
         let request: ProtocolRequest
         do throws(ProtocolError) {
             switch output {
@@ -593,50 +693,40 @@ public final class SocketServer: Sendable {
             case .line(let text):
                 if text.allSatisfy(\.isWhitespace) {
                     state.withLock { Self.consumeLine(&$0, fd) }
-                    return true
+                    return .answered
                 }
                 request = try ProtocolRequest.parse(text)
             }
         } catch {
             answer(fd, [ProtocolMessage.error(error)])
-            return true
+            return .answered
         }
         if request.changesState && !peer.trusted {
             answer(fd, [ProtocolMessage.error(ProtocolError(
                 .notPermitted, "\(request.command.rawValue) changes breezed's state: run it as root, as breezed's "
                     + "user, or as a member of its group"), id: request.id)])
-            return true
+            return .answered
         }
         if case .server(let command) = request.command.route {
             state.withLock { Self.consumeLine(&$0, fd) }
             answer(command, request, fd: fd, peer: peer)
-            return true
+            return .answered
         }
-        if let immediate {
-            let limit = Duration.nanoseconds(Int64(configuration.immediateWorkPerTurn * 1e9))
-            let spent = state.withLock { state -> Bool in
-                guard state.immediateSpent >= limit else { return false }
-                state.deferred.insert(fd)
-                return true
-            }
-            if spent { return false }
-            let started = ContinuousClock.now
-            let replies = immediate(request, peer)
-            // Encoding the answer counts too: for a search it costs as much as finding the places.
-            if let replies { answer(fd, replies.map { ProtocolMessage.reply($0, id: request.id) }) }
-            let took = started.duration(to: .now)
-            state.withLock { $0.immediateSpent += took }
-            if replies != nil { return true }
+        // Encoding the answer counts against the pass's time too: for a search it costs as much as finding the
+        // places.
+        if let immediate, let replies = immediate(request, peer) {
+            answer(fd, replies.map { ProtocolMessage.reply($0, id: request.id) })
+            return .answered
         }
         let handler = handler
         // Started and recorded under the lock, so that its delivery (which takes the lock) finds it recorded.
-        return state.withLock { state -> Bool in
-            guard let client = state.clients[fd] else { return false }
+        return state.withLock { state -> Taken in
+            guard let client = state.clients[fd] else { return .answered }
             // At the client's own limit it is seen to again when one of its handlers delivers.
-            guard client.tasks.count < configuration.maximumRequestsInFlight else { return false }
+            guard client.tasks.count < configuration.maximumRequestsInFlight else { return .waitsForLimits }
             guard state.handlersInFlight < configuration.maximumHandlersInFlight else {
                 state.awaitingHandler.insert(fd)
-                return false
+                return .waitsForLimits
             }
             Self.consumeLine(&state, fd)
             let serial = client.nextSerial
@@ -647,7 +737,7 @@ public final class SocketServer: Sendable {
                 self.deliver(
                     replies.map { ProtocolMessage.reply($0, id: request.id) }, to: fd, peerID: peer.id, serial: serial)
             }
-            return true
+            return .answered
         }
     }
 
@@ -746,44 +836,37 @@ public final class SocketServer: Sendable {
         }
     }
 
-    /// Sees to the clients marked pending: flushes their output, takes up lines held while a limit was reached,
-    /// flushes what that queued, and sets what each is watched for. A client whose socket failed, or that was to
-    /// be closed once flushed and is, goes.
+    /// Sees to the clients marked pending: flushes their output, queues for the queued pass those holding a line
+    /// they may now take up (their replies were read, a handler finished), and sets what each is watched for. A
+    /// client whose socket failed, or that was to be closed once flushed and is, goes.
     private func servePending() {
-        var rounds = 0
-        while rounds < 2 {
-            rounds += 1
-            var gone: [Int32] = []
-            var served: [Int32] = []
-            state.withLock { state in
-                let pending = state.pending
-                state.pending = []
-                for fd in pending {
-                    guard state.clients.contains(fd) else { continue }
-                    let queued = state.clients[fd]!.queuedBytes
-                    let flushed = Self.flush(&state.clients[fd]!)
-                    state.queuedReplyBytes -= queued - state.clients[fd]!.queuedBytes
-                    guard flushed else {
-                        gone.append(fd)
-                        continue
-                    }
-                    if state.clients[fd]!.hasOutput {
-                        state.blocked.insert(fd)
-                    } else {
-                        state.blocked.remove(fd)
-                    }
-                    served.append(fd)
+        var gone: [Int32] = []
+        var served: [Int32] = []
+        state.withLock { state in
+            let pending = state.pending
+            state.pending = []
+            for fd in pending {
+                guard state.clients.contains(fd) else { continue }
+                let queued = state.clients[fd]!.queuedBytes
+                let flushed = Self.flush(&state.clients[fd]!)
+                state.queuedReplyBytes -= queued - state.clients[fd]!.queuedBytes
+                guard flushed else {
+                    gone.append(fd)
+                    continue
                 }
+                if state.clients[fd]!.hasOutput {
+                    state.blocked.insert(fd)
+                } else {
+                    state.blocked.remove(fd)
+                }
+                if let client = state.clients[fd], client.hasHeld, canTakeLine(client, state), !state.fresh.contains(fd) {
+                    state.backlog.append(fd)
+                }
+                served.append(fd)
             }
-            gone.forEach(remove)
-            for fd in served {
-                takeUpLines(fd)
-                updateInterest(fd)
-            }
-            // Lines just taken up may have queued replies: one more round sends them now rather than next wake-up.
-            if state.withLock({ $0.pending.isEmpty }) { return }
         }
-        wakeup.wake()  // more to do: the loop comes straight back
+        gone.forEach(remove)
+        served.forEach(updateInterest)
     }
 
     /// Writes what the socket takes. Replies go before updates. Returns false when the client must be closed.
@@ -871,7 +954,8 @@ public final class SocketServer: Sendable {
             state.pending.remove(fd)
             state.blocked.remove(fd)
             state.midLine.remove(fd)
-            state.deferred.remove(fd)
+            state.fresh.remove(fd)
+            state.backlog.remove(fd)
             state.awaitingHandler.remove(fd)
             let removed = state.clients.removeValue(for: fd)
             state.queuedReplyBytes -= removed?.queuedBytes ?? 0
@@ -893,6 +977,8 @@ public final class SocketServer: Sendable {
                 state.pending.removeAll()
                 state.blocked.removeAll()
                 state.midLine.removeAll()
+                state.fresh.removeAll()
+                state.backlog.removeAll()
             }
             return (state.clients.values, state.refused)
         }

@@ -318,6 +318,46 @@ final class Gate: Sendable {
         #expect(places == 400)
     }
 
+    /// Lines a client pipelines wait in a queue served in turn, after clients that ask one thing at a time: a
+    /// request sent while eight clients keep the server busy is answered after a few of their lines, not after
+    /// whichever of them happens to come first has had all of its own answered.
+    @Test func oneRequestIsAnsweredAheadOfLinesOthersPipelined() async throws {
+        let calls = Atomic<Int>(0)
+        let live = try LiveServer(configure: {
+            $0.immediateWorkPerTurn = 0.002
+            $0.replyHighWater = 10_000
+            $0.replyHighWaterBytes = 1 << 20
+        }, immediate: { _, _ in
+            calls.add(1, ordering: .relaxed)
+            let until = ContinuousClock.now + .milliseconds(1)
+            while ContinuousClock.now < until {}  // a millisecond of work
+            return [.object([("class", .string("PLACE"))])]
+        })
+        var crowd: [TestClient] = []
+        for _ in 0..<8 {
+            let client = try #require(live.client())
+            _ = await client.next()
+            client.send(String(repeating: "{\"command\":\"lookup\",\"latitude\":1,\"longitude\":2}\n", count: 150))
+            crowd.append(client)
+        }
+        let started = EventRecorder<Int>()
+        #expect(await started.wait(timeout: 10) { _ in calls.load(ordering: .relaxed) > 20 })
+        let other = try #require(live.client())
+        _ = await other.next()
+        let before = calls.load(ordering: .relaxed)
+        other.send("{\"command\":\"lookup\",\"latitude\":3,\"longitude\":4,\"id\":9}\n")
+        let reply = await other.next(timeout: 20)
+        let after = calls.load(ordering: .relaxed)
+        #expect(reply?["id"] == .number(9))
+        // 1,200 lines wait; about two are answered a turn, and the request is taken up in the next turn or so.
+        #expect(after - before <= 12, "\(after - before) of the crowd's lines were answered first")
+        for client in crowd {
+            var places = 0
+            while places < 150, let reply = await client.next(timeout: 20), reply["class"] == .string("PLACE") { places += 1 }
+            #expect(places == 150)
+        }
+    }
+
     /// What a crowd leaves unread is bounded in bytes for all clients together: past `maximumQueuedReplyBytes`, a
     /// client with replies waiting is not read, while one with none waiting is still answered.
     @Test func queuedReplyBytesAreBoundedOverAllClients() async throws {
