@@ -35,6 +35,13 @@ public struct DescriptorTable<Element> {
         }
     }
 
+    /// What `body` reads of the value for `fd`, nil when there is none: the value is lent, not copied (the getter
+    /// copies it whole, retaining every buffer it holds, to read one field).
+    public func read<Result>(_ fd: Int32, _ body: (borrowing Element) -> Result) -> Result? {
+        guard contains(fd) else { return nil }
+        return body(slots[Int(fd)]!)
+    }
+
     @discardableResult
     public mutating func removeValue(for fd: Int32) -> Element? {
         guard contains(fd) else { return nil }

@@ -44,12 +44,17 @@ final class EventPoller: Sendable {
         _ = epoll_ctl(epoll, operation, fd, &event)  // fails only for a descriptor already closed: nothing to watch
     }
 
-    /// Waits up to `timeoutMilliseconds` (-1: no limit) for descriptors to be ready; empty on timeout or a signal.
-    func wait(timeoutMilliseconds: Int32) -> [Ready] {
-        var events = [epoll_event](repeating: epoll_event(), count: 256)
-        let count = epoll_wait(epoll, &events, Int32(events.count), timeoutMilliseconds)
+    /// Waits up to `timeoutMilliseconds` (-1: no limit) for descriptors to be ready, and returns at most
+    /// `maximumCount` of them; empty on timeout or a signal.
+    func wait(timeoutMilliseconds: Int32, maximumCount: Int) -> [Ready] {
+        let capacity = max(1, maximumCount)
+        var count = 0
+        let events = [epoll_event](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            count = Int(epoll_wait(epoll, buffer.baseAddress, Int32(clamping: capacity), timeoutMilliseconds))
+            initialized = max(0, count)
+        }
         guard count > 0 else { return [] }
-        return events[0..<Int(count)].map { event in
+        return events.map { event in
             Ready(
                 fd: event.data.fd,
                 readable: event.events & EPOLLIN.rawValue != 0,

@@ -404,6 +404,10 @@ public final class SocketServer: Sendable {
         poller.add(wakeup.readEnd)
         poller.add(listener.fd)
         var timed = false
+        // Deadlines are seconds long: looking for overdue clients (a walk over every stalled and mid-line one) a few
+        // times a second is soon enough, where every turn cost a sixth of the loop's time under a busy crowd.
+        var nextOverdueCheck = ContinuousClock.now
+        let firstLinesTime = Duration.nanoseconds(Int64(configuration.immediateWorkPerTurn * 1e9))
         // After a burst of work, once the socket has been quiet for `trimAfterIdle`: glibc keeps what was freed (in
         // every thread's arena, the request handlers' too) for reuse; it goes back to the system then. One wake-up
         // after activity; none while nothing happens.
@@ -421,7 +425,10 @@ public final class SocketServer: Sendable {
                 let left = max(0, seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
                 timeout = timeout < 0 ? Int32(clamping: left) : min(timeout, Int32(clamping: left))
             }
-            let events = poller.wait(timeoutMilliseconds: timeout)
+            // Every descriptor that can be ready at once, so that the turn orders them all (trusted peers first).
+            let events = poller.wait(
+                timeoutMilliseconds: timeout,
+                maximumCount: configuration.maximumClients + configuration.maximumRefused + 2)
             let now = ContinuousClock.now
             if events.isEmpty, !busy, let due = trimDue, now >= due {
                 configuration.onIdle?()
@@ -446,17 +453,26 @@ public final class SocketServer: Sendable {
                 } else if closeRefused(event.fd) {
                     continue
                 } else {
-                    let paused = state.withLock { $0.clients[event.fd].map { !$0.watchesReadable } }
-                    if paused == true && event.closed {
+                    let (paused, passedOver) = state.withLock { state -> (Bool, Bool) in
+                        let seen = state.clients.read(event.fd) { (paused: !$0.watchesReadable, trusted: $0.peer.trusted) }
+                        guard let seen else { return (false, false) }
+                        return (seen.paused, !seen.trusted && state.immediateSpent >= firstLinesTime)
+                    }
+                    if paused && event.closed {
                         remove(event.fd)  // it left while held back: nobody is there to answer
                         continue
                     }
-                    if event.readable || event.closed { readFrom(event.fd) }
+                    // Past the pass's time, an untrusted client is read in a later turn: what it sent waits in its
+                    // socket, and the kernel reports it again, ahead of clients that became ready after it.
+                    if (event.readable || event.closed) && !passedOver { readFrom(event.fd) }
                     if event.writable { state.withLock { _ = $0.pending.insert(event.fd) } }
                 }
             }
             servePending()
-            timed = closeOverdue()
+            if now >= nextOverdueCheck {
+                timed = closeOverdue()
+                nextOverdueCheck = now + .milliseconds(50)
+            }
             serveQueued()
         }
         shutDown()
@@ -468,7 +484,7 @@ public final class SocketServer: Sendable {
     private func inTurnOrder(_ events: [EventPoller.Ready]) -> [EventPoller.Ready] {
         guard events.count > 1 else { return events }
         let first = state.withLock { state in
-            events.map { event in state.clients[event.fd].map(\.peer.trusted) ?? true }
+            events.map { event in state.clients.read(event.fd) { $0.peer.trusted } ?? true }
         }
         return events.indices.filter { first[$0] }.map { events[$0] }
             + events.indices.filter { !first[$0] }.map { events[$0] }
@@ -568,7 +584,7 @@ public final class SocketServer: Sendable {
             queue(fd, takeUpLines(fd, visit: .onReadiness))
             // Held back (a limit reached, or lines queued): the rest stays in the socket, whose buffer then holds
             // the client back.
-            guard state.withLock({ $0.clients[fd]?.hasHeld == false }) else {
+            guard state.withLock({ $0.clients.read(fd) { $0.hasHeld } == false }) else {
                 updateInterest(fd)
                 return
             }
@@ -605,9 +621,12 @@ public final class SocketServer: Sendable {
             let next = state.withLock { state -> (LineFramer.Output, Peer)?? in
                 guard state.clients.contains(fd) else { return .some(nil) }
                 if state.clients[fd]!.next == nil { state.clients[fd]!.next = state.clients[fd]!.framer.next() }
-                guard let client = state.clients[fd], let next = client.next else { return .some(nil) }
-                guard canTakeLine(client, state) else { return nil }
-                return (next, client.peer)
+                let held = state.clients.read(fd) { client in
+                    (next: client.next, peer: client.peer, takes: canTakeLine(client, state))
+                }
+                guard let held, let next = held.next else { return .some(nil) }
+                guard held.takes else { return nil }
+                return (next, held.peer)
             }
             guard let next else { return .waitingForLimits }
             guard let (output, peer) = next else { return .none }
@@ -745,11 +764,15 @@ public final class SocketServer: Sendable {
     /// while output waits. Outside the lock: `epoll_ctl` is a system call.
     private func updateInterest(_ fd: Int32) {
         let change = state.withLock { state -> (readable: Bool, writable: Bool)? in
-            guard let client = state.clients[fd] else { return nil }
-            let readable = !client.hasHeld && canTakeLine(client, state)
-            let writable = client.hasOutput
-            guard readable != client.watchesReadable || writable != client.watchesWritable else { return nil }
-            if readable && !client.watchesReadable && client.lineSince != nil {
+            let seen = state.clients.read(fd) { client in
+                (readable: !client.hasHeld && canTakeLine(client, state), writable: client.hasOutput,
+                 watching: (readable: client.watchesReadable, writable: client.watchesWritable),
+                 midLine: client.lineSince != nil)
+            }
+            guard let seen else { return nil }
+            let (readable, writable) = (seen.readable, seen.writable)
+            guard readable != seen.watching.readable || writable != seen.watching.writable else { return nil }
+            if readable && !seen.watching.readable && seen.midLine {
                 state.clients[fd]!.lineSince = .now  // held back is not idle: its line's time starts again
             }
             state.clients[fd]!.watchesReadable = readable
