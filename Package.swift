@@ -12,18 +12,14 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian, each a module map and one shim header.
+        // libgps, loaded with dlopen when the gpsd source first connects: see CGPS/shim.h.
         .systemLibrary(
             name: "CGPS",
             path: "CGPS",
-            pkgConfig: "libgps",
             providers: [.apt(["libgps-dev"])]
         ),
-        .systemLibrary(
-            name: "CDBus",
-            path: "CDBus",
-            pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]
-        ),
+        // libdbus-1, loaded with dlopen when GeoClue is first tried: see CDBus/shim.h.
+        .systemLibrary(name: "CDBus", path: "CDBus"),
         .systemLibrary(name: "CEpoll", path: "CEpoll"),
         // libcurl, loaded with dlopen at the first fetch: see CCurl/shim.h.
         .systemLibrary(
