@@ -52,7 +52,9 @@ all: build
 
 build:
 	@archive=$$(clang -print-file-name=libstdc++.a); \
-	if [ ! -f "$$archive" ]; then echo "make: no libstdc++.a (Debian's libstdc++-12-dev or newer)" >&2; exit 1; fi; \
+	if [ ! -f "$$archive" ]; then \
+		echo "make: clang (the Swift toolchain's) found no libstdc++.a: install Debian's libstdc++-12-dev" >&2; exit 1; \
+	fi; \
 	mkdir -p $(STATIC_CXX) && ln -sfn "$$archive" $(STATIC_CXX)/libstdc++.a
 	$(SWIFT) build $(SWIFTFLAGS) --product breezed
 	$(SWIFT) build $(SWIFTFLAGS) --product breezectl
