@@ -1,11 +1,202 @@
 #ifndef BREEZE_CDBUS_SHIM_H
 #define BREEZE_CDBUS_SHIM_H
 
-#include <dbus/dbus.h>
+/* libdbus-1 is loaded with dlopen when GeoClue is first tried, not linked: linking it had every start of breezed
+ * load libdbus with libsystemd, libgcrypt, libcap, liblz4, libzstd and liblzma behind it, and run their
+ * initializers and relocations, for a daemon that reaches for GeoClue only when gpsd has no fix (and never with
+ * --no-geoclue). The functions come from the table below.
+ *
+ * The types and constants are libdbus's public ABI (soname libdbus-1.so.3, unchanged since 2006), written out here
+ * as dbus/dbus.h declares them, rather than included: that header needs dbus-1's include folders, and taking them
+ * from pkg-config (`pkgConfig: "dbus-1"`) also links -ldbus-1 into every product, which is the load this avoids. */
+
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-/* What Swift cannot import from libdbus-1 (casted constants, `const void *` arguments), as real functions. */
+typedef uint32_t dbus_uint32_t;
+typedef dbus_uint32_t dbus_bool_t;
+typedef struct DBusConnection DBusConnection;
+typedef struct DBusMessage DBusMessage;
+
+/* dbus-message.h: an iterator lives on the caller's stack; its fields are libdbus's own. */
+typedef struct DBusMessageIter {
+    void *dummy1;
+    void *dummy2;
+    dbus_uint32_t dummy3;
+    int dummy4;
+    int dummy5;
+    int dummy6;
+    int dummy7;
+    int dummy8;
+    int dummy9;
+    int dummy10;
+    int dummy11;
+    int pad1;
+    void *pad2;
+    void *pad3;
+} DBusMessageIter;
+
+/* dbus-errors.h: `name` and `message` are public, the rest libdbus's own. */
+typedef struct DBusError {
+    const char *name;
+    const char *message;
+    unsigned int dummy1 : 1;
+    unsigned int dummy2 : 1;
+    unsigned int dummy3 : 1;
+    unsigned int dummy4 : 1;
+    unsigned int dummy5 : 1;
+    void *padding1;
+} DBusError;
+
+/* dbus-protocol.h: type codes (the signature letters) and message types. */
+#define DBUS_TYPE_INVALID ((int)'\0')
+#define DBUS_TYPE_BYTE ((int)'y')
+#define DBUS_TYPE_BOOLEAN ((int)'b')
+#define DBUS_TYPE_INT32 ((int)'i')
+#define DBUS_TYPE_UINT32 ((int)'u')
+#define DBUS_TYPE_INT64 ((int)'x')
+#define DBUS_TYPE_UINT64 ((int)'t')
+#define DBUS_TYPE_DOUBLE ((int)'d')
+#define DBUS_TYPE_STRING ((int)'s')
+#define DBUS_TYPE_OBJECT_PATH ((int)'o')
+#define DBUS_TYPE_ARRAY ((int)'a')
+#define DBUS_TYPE_VARIANT ((int)'v')
+#define DBUS_TYPE_STRUCT ((int)'r')
+#define DBUS_TYPE_DICT_ENTRY ((int)'e')
+#define DBUS_MESSAGE_TYPE_METHOD_CALL 1
+#define DBUS_MESSAGE_TYPE_METHOD_RETURN 2
+#define DBUS_MESSAGE_TYPE_ERROR 3
+#define DBUS_MESSAGE_TYPE_SIGNAL 4
+
+/* The soname loaded: Debian's libdbus-1-3. */
+#define CDBUS_LIBRARY "libdbus-1.so.3"
+
+/* The functions used, resolved from CDBUS_LIBRARY: each is libdbus's dbus_<field>. */
+struct CDBus_api {
+    const char *(*_Nonnull bus_get_unique_name)(DBusConnection *connection);
+    dbus_bool_t (*_Nonnull bus_register)(DBusConnection *connection, DBusError *error);
+    void (*_Nonnull connection_close)(DBusConnection *connection);
+    dbus_bool_t (*_Nonnull connection_get_is_connected)(DBusConnection *connection);
+    dbus_bool_t (*_Nonnull connection_get_unix_fd)(DBusConnection *connection, int *fd);
+    dbus_bool_t (*_Nonnull connection_has_messages_to_send)(DBusConnection *connection);
+    DBusConnection *(*_Nonnull connection_open_private)(const char *address, DBusError *error);
+    DBusMessage *(*_Nonnull connection_pop_message)(DBusConnection *connection);
+    dbus_bool_t (*_Nonnull connection_read_write)(DBusConnection *connection, int timeout_milliseconds);
+    dbus_bool_t (*_Nonnull connection_send)(DBusConnection *connection, DBusMessage *message,
+                                            dbus_uint32_t *client_serial);
+    void (*_Nonnull connection_set_exit_on_disconnect)(DBusConnection *connection, dbus_bool_t exit_on_disconnect);
+    void (*_Nonnull connection_unref)(DBusConnection *connection);
+    void (*_Nonnull free)(void *memory);
+    void (*_Nonnull error_init)(DBusError *error);
+    void (*_Nonnull error_free)(DBusError *error);
+    const char *(*_Nonnull message_get_error_name)(DBusMessage *message);
+    const char *(*_Nonnull message_get_interface)(DBusMessage *message);
+    const char *(*_Nonnull message_get_member)(DBusMessage *message);
+    dbus_bool_t (*_Nonnull message_get_no_reply)(DBusMessage *message);
+    const char *(*_Nonnull message_get_path)(DBusMessage *message);
+    dbus_uint32_t (*_Nonnull message_get_reply_serial)(DBusMessage *message);
+    const char *(*_Nonnull message_get_sender)(DBusMessage *message);
+    int (*_Nonnull message_get_type)(DBusMessage *message);
+    void (*_Nonnull message_iter_abandon_container)(DBusMessageIter *iter, DBusMessageIter *sub);
+    dbus_bool_t (*_Nonnull message_iter_append_basic)(DBusMessageIter *iter, int type, const void *value);
+    dbus_bool_t (*_Nonnull message_iter_close_container)(DBusMessageIter *iter, DBusMessageIter *sub);
+    int (*_Nonnull message_iter_get_arg_type)(DBusMessageIter *iter);
+    void (*_Nonnull message_iter_get_basic)(DBusMessageIter *iter, void *value);
+    char *(*_Nonnull message_iter_get_signature)(DBusMessageIter *iter);
+    dbus_bool_t (*_Nonnull message_iter_init)(DBusMessage *message, DBusMessageIter *iter);
+    void (*_Nonnull message_iter_init_append)(DBusMessage *message, DBusMessageIter *iter);
+    dbus_bool_t (*_Nonnull message_iter_next)(DBusMessageIter *iter);
+    dbus_bool_t (*_Nonnull message_iter_open_container)(DBusMessageIter *iter, int type,
+                                                        const char *contained_signature, DBusMessageIter *sub);
+    void (*_Nonnull message_iter_recurse)(DBusMessageIter *iter, DBusMessageIter *sub);
+    DBusMessage *(*_Nonnull message_new_error)(DBusMessage *reply_to, const char *error_name,
+                                               const char *error_message);
+    DBusMessage *(*_Nonnull message_new_method_call)(const char *bus_name, const char *path, const char *iface,
+                                                     const char *method);
+    DBusMessage *(*_Nonnull message_new_method_return)(DBusMessage *method_call);
+    DBusMessage *(*_Nonnull message_new_signal)(const char *path, const char *iface, const char *name);
+    void (*_Nonnull message_unref)(DBusMessage *message);
+    dbus_bool_t (*_Nonnull threads_init_default)(void);
+    dbus_bool_t (*_Nonnull validate_bus_name)(const char *name, DBusError *error);
+    dbus_bool_t (*_Nonnull validate_interface)(const char *name, DBusError *error);
+    dbus_bool_t (*_Nonnull validate_member)(const char *name, DBusError *error);
+    dbus_bool_t (*_Nonnull validate_path)(const char *path, DBusError *error);
+};
+
+/* A table filled from CDBUS_LIBRARY, or NULL with `failure` set to dlerror's message (or to "out of memory") when
+ * the library or a symbol is missing. The library and the table stay for the life of the process. */
+static inline const struct CDBus_api *CDBus_load(const char **failure) {
+    void *library = dlopen(CDBUS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        *failure = dlerror();
+        return NULL;
+    }
+    struct CDBus_api *api = (struct CDBus_api *)calloc(1, sizeof(struct CDBus_api));
+    if (api == NULL) {
+        *failure = "out of memory";
+        return NULL;
+    }
+#define CDBUS_RESOLVE(field, name) \
+    if ((*(void **)(&api->field) = dlsym(library, name)) == NULL) { \
+        *failure = dlerror(); \
+        free(api); \
+        return NULL; \
+    }
+    CDBUS_RESOLVE(bus_get_unique_name, "dbus_bus_get_unique_name")
+    CDBUS_RESOLVE(bus_register, "dbus_bus_register")
+    CDBUS_RESOLVE(connection_close, "dbus_connection_close")
+    CDBUS_RESOLVE(connection_get_is_connected, "dbus_connection_get_is_connected")
+    CDBUS_RESOLVE(connection_get_unix_fd, "dbus_connection_get_unix_fd")
+    CDBUS_RESOLVE(connection_has_messages_to_send, "dbus_connection_has_messages_to_send")
+    CDBUS_RESOLVE(connection_open_private, "dbus_connection_open_private")
+    CDBUS_RESOLVE(connection_pop_message, "dbus_connection_pop_message")
+    CDBUS_RESOLVE(connection_read_write, "dbus_connection_read_write")
+    CDBUS_RESOLVE(connection_send, "dbus_connection_send")
+    CDBUS_RESOLVE(connection_set_exit_on_disconnect, "dbus_connection_set_exit_on_disconnect")
+    CDBUS_RESOLVE(connection_unref, "dbus_connection_unref")
+    CDBUS_RESOLVE(free, "dbus_free")
+    CDBUS_RESOLVE(error_init, "dbus_error_init")
+    CDBUS_RESOLVE(error_free, "dbus_error_free")
+    CDBUS_RESOLVE(message_get_error_name, "dbus_message_get_error_name")
+    CDBUS_RESOLVE(message_get_interface, "dbus_message_get_interface")
+    CDBUS_RESOLVE(message_get_member, "dbus_message_get_member")
+    CDBUS_RESOLVE(message_get_no_reply, "dbus_message_get_no_reply")
+    CDBUS_RESOLVE(message_get_path, "dbus_message_get_path")
+    CDBUS_RESOLVE(message_get_reply_serial, "dbus_message_get_reply_serial")
+    CDBUS_RESOLVE(message_get_sender, "dbus_message_get_sender")
+    CDBUS_RESOLVE(message_get_type, "dbus_message_get_type")
+    CDBUS_RESOLVE(message_iter_abandon_container, "dbus_message_iter_abandon_container")
+    CDBUS_RESOLVE(message_iter_append_basic, "dbus_message_iter_append_basic")
+    CDBUS_RESOLVE(message_iter_close_container, "dbus_message_iter_close_container")
+    CDBUS_RESOLVE(message_iter_get_arg_type, "dbus_message_iter_get_arg_type")
+    CDBUS_RESOLVE(message_iter_get_basic, "dbus_message_iter_get_basic")
+    CDBUS_RESOLVE(message_iter_get_signature, "dbus_message_iter_get_signature")
+    CDBUS_RESOLVE(message_iter_init, "dbus_message_iter_init")
+    CDBUS_RESOLVE(message_iter_init_append, "dbus_message_iter_init_append")
+    CDBUS_RESOLVE(message_iter_next, "dbus_message_iter_next")
+    CDBUS_RESOLVE(message_iter_open_container, "dbus_message_iter_open_container")
+    CDBUS_RESOLVE(message_iter_recurse, "dbus_message_iter_recurse")
+    CDBUS_RESOLVE(message_new_error, "dbus_message_new_error")
+    CDBUS_RESOLVE(message_new_method_call, "dbus_message_new_method_call")
+    CDBUS_RESOLVE(message_new_method_return, "dbus_message_new_method_return")
+    CDBUS_RESOLVE(message_new_signal, "dbus_message_new_signal")
+    CDBUS_RESOLVE(message_unref, "dbus_message_unref")
+    CDBUS_RESOLVE(threads_init_default, "dbus_threads_init_default")
+    CDBUS_RESOLVE(validate_bus_name, "dbus_validate_bus_name")
+    CDBUS_RESOLVE(validate_interface, "dbus_validate_interface")
+    CDBUS_RESOLVE(validate_member, "dbus_validate_member")
+    CDBUS_RESOLVE(validate_path, "dbus_validate_path")
+#undef CDBUS_RESOLVE
+    return api;
+}
+
+/* The soname, for messages. */
+static inline const char *CDBus_library_name(void) {
+    return CDBUS_LIBRARY;
+}
+
+/* What Swift cannot import (casted constants, `const void *` arguments), as real functions. */
 
 static inline int CDBus_TYPE_INVALID(void) { return DBUS_TYPE_INVALID; }
 static inline int CDBus_TYPE_BYTE(void) { return DBUS_TYPE_BYTE; }
@@ -28,78 +219,79 @@ static inline int CDBus_MESSAGE_TYPE_ERROR(void) { return DBUS_MESSAGE_TYPE_ERRO
 static inline int CDBus_MESSAGE_TYPE_SIGNAL(void) { return DBUS_MESSAGE_TYPE_SIGNAL; }
 
 /* Appends a basic value; returns FALSE when out of memory. */
-static inline dbus_bool_t CDBus_append_string(DBusMessageIter *iter, int type, const char *value) {
-    return dbus_message_iter_append_basic(iter, type, &value);
+static inline dbus_bool_t CDBus_append_string(const struct CDBus_api *api, DBusMessageIter *iter, int type,
+                                               const char *value) {
+    return api->message_iter_append_basic(iter, type, &value);
 }
-static inline dbus_bool_t CDBus_append_uint32(DBusMessageIter *iter, uint32_t value) {
-    return dbus_message_iter_append_basic(iter, DBUS_TYPE_UINT32, &value);
+static inline dbus_bool_t CDBus_append_uint32(const struct CDBus_api *api, DBusMessageIter *iter, uint32_t value) {
+    return api->message_iter_append_basic(iter, DBUS_TYPE_UINT32, &value);
 }
-static inline dbus_bool_t CDBus_append_int32(DBusMessageIter *iter, int32_t value) {
-    return dbus_message_iter_append_basic(iter, DBUS_TYPE_INT32, &value);
+static inline dbus_bool_t CDBus_append_int32(const struct CDBus_api *api, DBusMessageIter *iter, int32_t value) {
+    return api->message_iter_append_basic(iter, DBUS_TYPE_INT32, &value);
 }
-static inline dbus_bool_t CDBus_append_uint64(DBusMessageIter *iter, uint64_t value) {
-    return dbus_message_iter_append_basic(iter, DBUS_TYPE_UINT64, &value);
+static inline dbus_bool_t CDBus_append_uint64(const struct CDBus_api *api, DBusMessageIter *iter, uint64_t value) {
+    return api->message_iter_append_basic(iter, DBUS_TYPE_UINT64, &value);
 }
-static inline dbus_bool_t CDBus_append_int64(DBusMessageIter *iter, int64_t value) {
-    return dbus_message_iter_append_basic(iter, DBUS_TYPE_INT64, &value);
+static inline dbus_bool_t CDBus_append_int64(const struct CDBus_api *api, DBusMessageIter *iter, int64_t value) {
+    return api->message_iter_append_basic(iter, DBUS_TYPE_INT64, &value);
 }
-static inline dbus_bool_t CDBus_append_double(DBusMessageIter *iter, double value) {
-    return dbus_message_iter_append_basic(iter, DBUS_TYPE_DOUBLE, &value);
+static inline dbus_bool_t CDBus_append_double(const struct CDBus_api *api, DBusMessageIter *iter, double value) {
+    return api->message_iter_append_basic(iter, DBUS_TYPE_DOUBLE, &value);
 }
-static inline dbus_bool_t CDBus_append_bool(DBusMessageIter *iter, int value) {
-    dbus_bool_t flag = value ? TRUE : FALSE;
-    return dbus_message_iter_append_basic(iter, DBUS_TYPE_BOOLEAN, &flag);
+static inline dbus_bool_t CDBus_append_bool(const struct CDBus_api *api, DBusMessageIter *iter, int value) {
+    dbus_bool_t flag = value ? 1 : 0;
+    return api->message_iter_append_basic(iter, DBUS_TYPE_BOOLEAN, &flag);
 }
-static inline dbus_bool_t CDBus_append_byte(DBusMessageIter *iter, uint8_t value) {
-    return dbus_message_iter_append_basic(iter, DBUS_TYPE_BYTE, &value);
+static inline dbus_bool_t CDBus_append_byte(const struct CDBus_api *api, DBusMessageIter *iter, uint8_t value) {
+    return api->message_iter_append_basic(iter, DBUS_TYPE_BYTE, &value);
 }
 
 /* Reads the basic value at the iterator; the caller has checked its type. */
-static inline const char *CDBus_get_string(DBusMessageIter *iter) {
+static inline const char *CDBus_get_string(const struct CDBus_api *api, DBusMessageIter *iter) {
     const char *value = 0;
-    dbus_message_iter_get_basic(iter, &value);
+    api->message_iter_get_basic(iter, &value);
     return value;
 }
-static inline uint64_t CDBus_get_uint64(DBusMessageIter *iter) {
+static inline uint64_t CDBus_get_uint64(const struct CDBus_api *api, DBusMessageIter *iter) {
     uint64_t value = 0;
-    dbus_message_iter_get_basic(iter, &value);
+    api->message_iter_get_basic(iter, &value);
     return value;
 }
-static inline int64_t CDBus_get_int64(DBusMessageIter *iter) {
+static inline int64_t CDBus_get_int64(const struct CDBus_api *api, DBusMessageIter *iter) {
     int64_t value = 0;
-    dbus_message_iter_get_basic(iter, &value);
+    api->message_iter_get_basic(iter, &value);
     return value;
 }
-static inline uint32_t CDBus_get_uint32(DBusMessageIter *iter) {
+static inline uint32_t CDBus_get_uint32(const struct CDBus_api *api, DBusMessageIter *iter) {
     uint32_t value = 0;
-    dbus_message_iter_get_basic(iter, &value);
+    api->message_iter_get_basic(iter, &value);
     return value;
 }
-static inline int32_t CDBus_get_int32(DBusMessageIter *iter) {
+static inline int32_t CDBus_get_int32(const struct CDBus_api *api, DBusMessageIter *iter) {
     int32_t value = 0;
-    dbus_message_iter_get_basic(iter, &value);
+    api->message_iter_get_basic(iter, &value);
     return value;
 }
-static inline double CDBus_get_double(DBusMessageIter *iter) {
+static inline double CDBus_get_double(const struct CDBus_api *api, DBusMessageIter *iter) {
     double value = 0;
-    dbus_message_iter_get_basic(iter, &value);
+    api->message_iter_get_basic(iter, &value);
     return value;
 }
-static inline uint8_t CDBus_get_byte(DBusMessageIter *iter) {
+static inline uint8_t CDBus_get_byte(const struct CDBus_api *api, DBusMessageIter *iter) {
     uint8_t value = 0;
-    dbus_message_iter_get_basic(iter, &value);
+    api->message_iter_get_basic(iter, &value);
     return value;
 }
 
 /* A DBusError on the heap, so that Swift holds a stable pointer. */
-static inline DBusError *CDBus_error_new(void) {
+static inline DBusError *CDBus_error_new(const struct CDBus_api *api) {
     DBusError *error = (DBusError *)calloc(1, sizeof(DBusError));
-    if (error) dbus_error_init(error);
+    if (error) api->error_init(error);
     return error;
 }
-static inline void CDBus_error_free(DBusError *error) {
+static inline void CDBus_error_free(const struct CDBus_api *api, DBusError *error) {
     if (!error) return;
-    dbus_error_free(error);
+    api->error_free(error);
     free(error);
 }
 

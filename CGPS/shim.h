@@ -1,15 +1,57 @@
 #ifndef BREEZE_CGPS_SHIM_H
 #define BREEZE_CGPS_SHIM_H
 
+/* libgps is loaded with dlopen when the gpsd source first connects, not linked: linking it had every start of
+ * breezed load libgps with libstdc++, libdbus, libsystemd, libgcrypt, liblz4, libzstd and liblzma behind it, and run
+ * their initializers and relocations, for a daemon started with --no-gpsd or not reaching gpsd for a while. The
+ * header gives the types and constants; the functions come from this table. */
+
+#include <dlfcn.h>
 #include <gps.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 
+/* The soname loaded: the one built beside the gps.h compiled against (gps_data_t's layout is part of the ABI).
+ * Another libgps can be named with -Xcc -DCGPS_LIBRARY='"libgps.so.N"'. */
+#ifndef CGPS_LIBRARY
+#if GPSD_API_MAJOR_VERSION == 11
+#define CGPS_LIBRARY "libgps.so.28"
+#else
+#error "CGPS: unknown libgps soname for this gps.h; name it with -Xcc -DCGPS_LIBRARY='\"libgps.so.N\"'"
+#endif
+#endif
+
 /* What Swift cannot import from libgps (macros, a union-typed descriptor), as real functions. Reports are not
  * parsed by libgps: its gps_unpack reads lines that are not JSON ("lat":0x2E as 0), so BreezeGPSD reads and
  * checks them itself. It also reads the socket itself: gps_read and gps_waiting use select(), which aborts the
  * process for a descriptor at or above FD_SETSIZE (1024). */
+
+/* The functions used, resolved from CGPS_LIBRARY. */
+struct CGPS_api {
+    int (*open)(const char *host, const char *port, struct gps_data_t *data);
+    int (*close)(struct gps_data_t *data);
+    const char *(*errstr)(const int code);
+};
+
+/* Fills `api` from CGPS_LIBRARY. Returns NULL, or dlerror's message when the library or a symbol is missing.
+ * The library stays loaded for the life of the process. */
+static inline const char *CGPS_load(struct CGPS_api *api) {
+    void *library = dlopen(CGPS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return dlerror();
+#define CGPS_RESOLVE(field, name) \
+    if ((*(void **)(&api->field) = dlsym(library, name)) == NULL) return dlerror();
+    CGPS_RESOLVE(open, "gps_open")
+    CGPS_RESOLVE(close, "gps_close")
+    CGPS_RESOLVE(errstr, "gps_errstr")
+#undef CGPS_RESOLVE
+    return NULL;
+}
+
+/* The soname, for messages. */
+static inline const char *CGPS_library_name(void) {
+    return CGPS_LIBRARY;
+}
 
 static inline struct gps_data_t *CGPS_new(void) {
     return (struct gps_data_t *)calloc(1, sizeof(struct gps_data_t));
@@ -21,9 +63,10 @@ static inline void CGPS_free(struct gps_data_t *data) {
 
 /* Wraps gps_open; returns 0 or -1 with errno set: an errno value, or one of libgps's negative codes (see
  * CGPS_errstr). */
-static inline int CGPS_open(const char *host, const char *port, struct gps_data_t *data) {
+static inline int CGPS_open(const struct CGPS_api *api, const char *host, const char *port,
+                            struct gps_data_t *data) {
     errno = 0;
-    return gps_open(host, port, data);
+    return api->open(host, port, data);
 }
 
 static inline int CGPS_fd(const struct gps_data_t *data) {
@@ -36,12 +79,13 @@ static const int CGPS_NOHOST = NL_NOHOST;
 static const int CGPS_NOCONNECT = NL_NOCONNECT;
 
 /* Wraps gps_errstr: libgps's words for one of its codes. */
-static inline const char *CGPS_errstr(int code) {
-    return gps_errstr(code);
+static inline const char *CGPS_errstr(const struct CGPS_api *api, int code) {
+    return api->errstr(code);
 }
 
-static inline int CGPS_close(struct gps_data_t *data) {
-    return gps_close(data);
+/* Wraps gps_close. */
+static inline int CGPS_close(const struct CGPS_api *api, struct gps_data_t *data) {
+    return api->close(data);
 }
 
 #endif

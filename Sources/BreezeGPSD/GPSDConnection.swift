@@ -8,6 +8,7 @@ import Glibc
 /// One connection to gpsd through libgps. Used by one thread only; closes exactly once.
 final class GPSDConnection {
     private let data: UnsafeMutablePointer<gps_data_t>
+    private var api: CGPS_api
     private var isOpen = false
     let address: GPSDAddress
     private var framer = GPSDLineFramer()
@@ -15,13 +16,14 @@ final class GPSDConnection {
     /// never into one ever-growing batch.
     static let maximumBytesPerRead = 65_536
 
-    /// Wraps `gps_open`. Throws saying what failed: a name that does not resolve, nothing listening, or a system
-    /// call, with libgps's code or errno as the cause.
+    /// Wraps `gps_open`. Throws saying what failed: libgps missing, a name that does not resolve, nothing listening,
+    /// or a system call, with libgps's code or errno as the cause.
     init(address: GPSDAddress) throws(GPSDError) {
         self.address = address
+        api = try LibGPS.api()
         guard let data = CGPS_new() else { throw GPSDError(.system, "out of memory for a gpsd connection") }
         self.data = data
-        if CGPS_open(address.host, String(address.port), data) != 0 {
+        if CGPS_open(&api, address.host, String(address.port), data) != 0 {
             let code = errno
             throw Self.openError(code, address: address)
         }
@@ -97,7 +99,7 @@ final class GPSDConnection {
     func close() {
         guard isOpen else { return }
         isOpen = false
-        _ = CGPS_close(data)
+        _ = CGPS_close(&api, data)
     }
 
     deinit {

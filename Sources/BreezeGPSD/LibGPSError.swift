@@ -1,5 +1,3 @@
-internal import CGPS
-
 /// A failure libgps reports with one of its own negative codes (`NL_NOHOST`, `NL_NOCONNECT`, …), which are not
 /// errno values: `strerror` would call them "Unknown error -6".
 public struct LibGPSError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -8,7 +6,7 @@ public struct LibGPSError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// libgps's words for the code (wraps `gps_errstr`): "can't get host entry".
     public var message: String {
-        String(cString: CGPS_errstr(code))
+        LibGPS.message(code)
     }
 
     public var description: String { "\(message) (libgps \(code))" }

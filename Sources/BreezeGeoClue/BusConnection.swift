@@ -56,30 +56,32 @@ public final class BusConnection: Sendable {
     /// and `dbus_bus_register`.
     public static func system(address: String? = nil) async throws(BusError) -> BusConnection {
         let address = address ?? systemBusAddress
+        // nonisolated(unsafe): a pointer to the loaded table, which is written once before this and never after.
+        nonisolated(unsafe) let dbus = try DBusLibrary.api()
         let result: Result<BusConnection, BusError> = await withCheckedContinuation { continuation in
             DedicatedThread.start(name: "breeze.dbus") {
-                _ = dbus_threads_init_default()
-                let error = CDBus_error_new()
-                defer { CDBus_error_free(error) }
+                _ = dbus.pointee.threads_init_default()
+                let error = CDBus_error_new(dbus)
+                defer { CDBus_error_free(dbus, error) }
                 func failure(_ what: String) -> Result<BusConnection, BusError> {
                     let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
                     return .failure(.disconnected("\(what): \(message)"))
                 }
-                guard let raw = dbus_connection_open_private(address, error) else {
+                guard let raw = dbus.pointee.connection_open_private(address, error) else {
                     continuation.resume(returning: failure("cannot connect to the system bus at \(address)"))
                     return
                 }
-                dbus_connection_set_exit_on_disconnect(raw, 0)
-                guard dbus_bus_register(raw, error) != 0 else {
-                    dbus_connection_close(raw)
-                    dbus_connection_unref(raw)
+                dbus.pointee.connection_set_exit_on_disconnect(raw, 0)
+                guard dbus.pointee.bus_register(raw, error) != 0 else {
+                    dbus.pointee.connection_close(raw)
+                    dbus.pointee.connection_unref(raw)
                     continuation.resume(returning: failure("the system bus at \(address) refused us"))
                     return
                 }
-                let name = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+                let name = dbus.pointee.bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
                 let connection = BusConnection(uniqueName: name)
                 continuation.resume(returning: .success(connection))
-                BusLoop(raw: raw, owner: connection).run()
+                BusLoop(dbus, raw: raw, owner: connection).run()
             }
         }
         return try result.get()
@@ -209,30 +211,34 @@ private final class BusLoop {
         var continuation: Continuation
     }
 
+    let dbus: UnsafePointer<CDBus_api>
+    let codec: DBusMessageCodec
     let raw: OpaquePointer
     // Strong: the connection lives while its thread runs, until `close()` or the bus drops it.
     let owner: BusConnection
     var pending: [UInt32: Pending] = [:]
 
-    init(raw: OpaquePointer, owner: BusConnection) {
+    init(_ dbus: UnsafePointer<CDBus_api>, raw: OpaquePointer, owner: BusConnection) {
+        self.dbus = dbus
+        codec = DBusMessageCodec(dbus)
         self.raw = raw
         self.owner = owner
     }
 
     func run() {
         var fd: Int32 = -1
-        _ = dbus_connection_get_unix_fd(raw, &fd)
+        _ = dbus.pointee.connection_get_unix_fd(raw, &fd)
         var reason = "the bus connection is closed"
         while true {
             let (jobs, stopped) = owner.takeJobs()
             jobs.forEach { $0(self) }
             if stopped { break }
-            _ = dbus_connection_read_write(raw, 0)
-            while let message = dbus_connection_pop_message(raw) {
+            _ = dbus.pointee.connection_read_write(raw, 0)
+            while let message = dbus.pointee.connection_pop_message(raw) {
                 handle(message)
-                dbus_message_unref(message)
+                dbus.pointee.message_unref(message)
             }
-            if dbus_connection_get_is_connected(raw) == 0 {
+            if dbus.pointee.connection_get_is_connected(raw) == 0 {
                 reason = "the system bus closed the connection"
                 break
             }
@@ -247,7 +253,7 @@ private final class BusLoop {
                 timeout = Int32(max(0, min(60_000, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)))
             }
             var events = Int16(POLLIN)
-            if dbus_connection_has_messages_to_send(raw) != 0 { events |= Int16(POLLOUT) }
+            if dbus.pointee.connection_has_messages_to_send(raw) != 0 { events |= Int16(POLLOUT) }
             var fds = [pollfd(fd: owner.wakeupDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: fd, events: events, revents: 0)]
             _ = poll(&fds, 2, timeout)
@@ -260,8 +266,8 @@ private final class BusLoop {
         owner.takeJobs().jobs.forEach { $0(self) }
         for (_, call) in pending { call.continuation.resume(returning: .failure(.disconnected(reason))) }
         pending = [:]
-        dbus_connection_close(raw)
-        dbus_connection_unref(raw)
+        dbus.pointee.connection_close(raw)
+        dbus.pointee.connection_unref(raw)
         owner.closeHandler?(reason)
     }
 
@@ -269,24 +275,24 @@ private final class BusLoop {
         _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue],
         what: String, timeout: Double, _ continuation: Continuation
     ) {
-        guard dbus_connection_get_is_connected(raw) != 0 else {
+        guard dbus.pointee.connection_get_is_connected(raw) != 0 else {
             continuation.resume(returning: .failure(.disconnected("the bus connection is closed")))
             return
         }
-        guard dbus_validate_path(path, nil) != 0, dbus_validate_interface(interface, nil) != 0,
-            dbus_validate_member(member, nil) != 0, dbus_validate_bus_name(destination, nil) != 0,
-            let message = dbus_message_new_method_call(destination, path, interface, member)
+        guard dbus.pointee.validate_path(path, nil) != 0, dbus.pointee.validate_interface(interface, nil) != 0,
+            dbus.pointee.validate_member(member, nil) != 0, dbus.pointee.validate_bus_name(destination, nil) != 0,
+            let message = dbus.pointee.message_new_method_call(destination, path, interface, member)
         else {
             continuation.resume(returning: .failure(.badReply("\(what): not a valid call to \(destination) \(path)")))
             return
         }
-        defer { dbus_message_unref(message) }
-        guard DBusMessageCodec.append(arguments, to: message) else {
+        defer { dbus.pointee.message_unref(message) }
+        guard codec.append(arguments, to: message) else {
             continuation.resume(returning: .failure(.badReply("\(what): arguments could not be written")))
             return
         }
         var serial: UInt32 = 0
-        guard dbus_connection_send(raw, message, &serial) != 0 else {
+        guard dbus.pointee.connection_send(raw, message, &serial) != 0 else {
             continuation.resume(returning: .failure(.disconnected("\(what): out of memory sending")))
             return
         }
@@ -295,22 +301,22 @@ private final class BusLoop {
     }
 
     func emit(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
-        guard let message = dbus_message_new_signal(path, interface, member) else { return }
-        defer { dbus_message_unref(message) }
-        if DBusMessageCodec.append(arguments, to: message) { _ = dbus_connection_send(raw, message, nil) }
+        guard let message = dbus.pointee.message_new_signal(path, interface, member) else { return }
+        defer { dbus.pointee.message_unref(message) }
+        if codec.append(arguments, to: message) { _ = dbus.pointee.connection_send(raw, message, nil) }
     }
 
     private func handle(_ message: OpaquePointer) {
-        let type = dbus_message_get_type(message)
+        let type = dbus.pointee.message_get_type(message)
         switch type {
         case CDBus_MESSAGE_TYPE_METHOD_RETURN(), CDBus_MESSAGE_TYPE_ERROR():
-            guard let call = pending.removeValue(forKey: dbus_message_get_reply_serial(message)) else { return }
+            guard let call = pending.removeValue(forKey: dbus.pointee.message_get_reply_serial(message)) else { return }
             if type == CDBus_MESSAGE_TYPE_ERROR() {
-                let name = dbus_message_get_error_name(message).map { String(cString: $0) } ?? "unknown"
-                let text = DBusMessageCodec.arguments(of: message).first?.string ?? ""
+                let name = dbus.pointee.message_get_error_name(message).map { String(cString: $0) } ?? "unknown"
+                let text = codec.arguments(of: message).first?.string ?? ""
                 call.continuation.resume(returning: .failure(BusError(name: name, message: text)))
             } else {
-                call.continuation.resume(returning: .success(DBusMessageCodec.arguments(of: message)))
+                call.continuation.resume(returning: .success(codec.arguments(of: message)))
             }
         case CDBus_MESSAGE_TYPE_SIGNAL():
             owner.signalHandler?(incoming(message))
@@ -318,21 +324,21 @@ private final class BusLoop {
             let call = incoming(message)
             let result = owner.handler(for: call.path)?(call)
                 ?? .failure(BusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no object at \(call.path)"))
-            guard dbus_message_get_no_reply(message) == 0 else { return }
+            guard dbus.pointee.message_get_no_reply(message) == 0 else { return }
             let reply: OpaquePointer?
             switch result {
             case .success(let values):
-                reply = dbus_message_new_method_return(message)
-                if let reply, !DBusMessageCodec.append(values, to: reply) {
-                    dbus_message_unref(reply)
+                reply = dbus.pointee.message_new_method_return(message)
+                if let reply, !codec.append(values, to: reply) {
+                    dbus.pointee.message_unref(reply)
                     return
                 }
             case .failure(let error):
-                reply = dbus_message_new_error(message, error.name, error.message)
+                reply = dbus.pointee.message_new_error(message, error.name, error.message)
             }
             if let reply {
-                _ = dbus_connection_send(raw, reply, nil)
-                dbus_message_unref(reply)
+                _ = dbus.pointee.connection_send(raw, reply, nil)
+                dbus.pointee.message_unref(reply)
             }
         default:
             break
@@ -342,8 +348,8 @@ private final class BusLoop {
     private func incoming(_ message: OpaquePointer) -> BusConnection.Message {
         func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
         return BusConnection.Message(
-            sender: text(dbus_message_get_sender(message)), path: text(dbus_message_get_path(message)),
-            interface: text(dbus_message_get_interface(message)), member: text(dbus_message_get_member(message)),
-            arguments: DBusMessageCodec.arguments(of: message))
+            sender: text(dbus.pointee.message_get_sender(message)), path: text(dbus.pointee.message_get_path(message)),
+            interface: text(dbus.pointee.message_get_interface(message)),
+            member: text(dbus.pointee.message_get_member(message)), arguments: codec.arguments(of: message))
     }
 }
