@@ -4,14 +4,12 @@ import BreezeCore
 /// object, without the object built first. For the answers given most often (`lookup`, `search`), where building
 /// the value tree and walking it again cost as much as the rest of the answer.
 ///
-/// Members and elements are written in order; the writer puts in the commas. Nothing checks that objects and arrays
-/// are closed: each use writes one fixed shape, and its tests compare it with the `JSONValue` it stands for.
+/// The caller writes the punctuation and the keys it knows as raw text (`,"city":`), so that each costs one
+/// append; each use writes one fixed shape, and its tests compare it with the `JSONValue` it stands for.
 struct JSONLineWriter {
     private var out: [UInt8] = []
-    /// True right after an opening bracket or a key: no comma before what comes next.
-    private var atStart = true
 
-    init(capacity: Int = 256) {
+    init(capacity: Int) {
         out.reserveCapacity(capacity)
     }
 
@@ -21,80 +19,92 @@ struct JSONLineWriter {
         return out
     }
 
-    private mutating func separate() {
-        if !atStart { out.append(UInt8(ascii: ",")) }
-        atStart = false
+    /// `text` as it is: punctuation, and keys that need no escape.
+    mutating func raw(_ text: StaticString) {
+        // withUTF8Buffer: a one-character literal is stored as a scalar, without a pointer to its bytes.
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
-    mutating func beginObject() {
-        separate()
-        out.append(UInt8(ascii: "{"))
-        atStart = true
-    }
-
-    mutating func endObject() {
-        out.append(UInt8(ascii: "}"))
-        atStart = false
-    }
-
-    mutating func beginArray() {
-        separate()
-        out.append(UInt8(ascii: "["))
-        atStart = true
-    }
-
-    mutating func endArray() {
-        out.append(UInt8(ascii: "]"))
-        atStart = false
-    }
-
-    /// A member's key, escaped as any string is.
+    /// A key and its colon, escaped as any string is.
     mutating func key(_ key: String) {
-        separate()
-        JSONString.append(key, to: &out)
+        string(key)
         out.append(UInt8(ascii: ":"))
-        atStart = true
     }
 
+    /// The string's literal, as `JSONString` writes it.
     mutating func string(_ value: String) {
-        separate()
-        JSONString.append(value, to: &out)
+        var value = value
+        let written = value.withUTF8 { bytes in
+            guard Self.needsNoEscape(bytes) else { return false }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !written { JSONString.append(value, to: &out) }
     }
 
     /// `first`, `separator` and `second` as one string, without making it: the literal of their concatenation.
-    mutating func string(_ first: String, _ separator: String, _ second: String) {
-        separate()
-        guard Self.needsNoEscape(first), Self.needsNoEscape(separator), Self.needsNoEscape(second) else {
-            JSONString.append(first + separator + second, to: &out)
-            return
+    mutating func string(_ first: String, _ separator: StaticString, _ second: String) {
+        var first = first
+        var second = second
+        let written = first.withUTF8 { firstBytes in
+            second.withUTF8 { secondBytes in
+                separator.withUTF8Buffer { separatorBytes in
+                    guard Self.needsNoEscape(firstBytes), Self.needsNoEscape(separatorBytes),
+                        Self.needsNoEscape(secondBytes)
+                    else { return false }
+                    out.append(UInt8(ascii: "\""))
+                    out.append(contentsOf: firstBytes)
+                    out.append(contentsOf: separatorBytes)
+                    out.append(contentsOf: secondBytes)
+                    out.append(UInt8(ascii: "\""))
+                    return true
+                }
+            }
         }
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: first.utf8)
-        out.append(contentsOf: separator.utf8)
-        out.append(contentsOf: second.utf8)
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// True when `JSONString` writes `text` as it is, between quotes: no quote, backslash or control character, and
-    /// no 0xE2 (which leads U+2028 and U+2029, escaped; `JSONString` takes its slow path for any of them too).
-    static func needsNoEscape(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 } }
+        if !written { JSONString.append(first + separator.description + second, to: &out) }
     }
 
     mutating func number(_ value: Double) {
-        separate()
         JSONValue.appendNumber(value, to: &out)
     }
 
     mutating func null() {
-        separate()
-        out.append(contentsOf: "null".utf8)
+        raw("null")
     }
 
     /// Any value, encoded as `JSONValue.encoded()` encodes it.
     mutating func value(_ value: JSONValue) {
-        separate()
         value.encode(into: &out)
+    }
+
+    /// True when `JSONString` writes these bytes as they are, between quotes: no quote, backslash or control
+    /// character, and no 0xE2 (which leads U+2028 and U+2029; `JSONString` takes its slow path for any such text).
+    /// Eight bytes at a time: each test below is true when some byte of the word matches, never false then.
+    static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var index = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
+                if control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+                    || hasZeroByte(word ^ (ones &* 0xE2))
+                {
+                    return false
+                }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return false }
+            index += 1
+        }
+        return true
     }
 }

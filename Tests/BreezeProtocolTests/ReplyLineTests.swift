@@ -35,7 +35,8 @@ import Testing
 
     static let edges: [Double] = [
         0, -0.0, 1, -1, 0.1 + 0.2, 46.94809, 7.44744, -33.86785, 1e-3, 0.00099999, 0.0010000001, -1e-3, 1e-4, 1e-5,
-        .leastNonzeroMagnitude, 1e15, 1e15 - 0.5, 999_999_999_999_999, 999_999_999_999_999.9, 1e15 + 0.5, 1e16, 1e21, 9.007199254740993e15,
+        .leastNonzeroMagnitude, 1e15, 1e15 - 0.5, 999_999_999_999_999, 999_999_999_999_999.9, 1e15 + 0.5, 1e16, 1e21,
+        9.007199254740993e15,
         -1e15 + 0.25, 123_456.789012345, 0.5, -0.5, 2.5, Double.greatestFiniteMagnitude, -.greatestFiniteMagnitude,
         .leastNormalMagnitude, .infinity, -.infinity, .nan, Double(Float(46.948)), Double(Float(-122.4194)),
         Double(Int64.max), Double(Int64.min), 1e-9, 1.5e-9, 4.9999999999e-10, 1234567.0000000001,
@@ -73,7 +74,8 @@ import Testing
 
     static let names = [
         "Bern", "Zürich", "Saint-Étienne", "", "a \"quoted\" name", "back\\slash", "line\nbreak", "tab\t",
-        "\u{01}control", "sep\u{2028}arator", "para\u{2029}", "🏔 Alp", "東京", "–dash", "x\u{7F}del", "é\u{0301}",
+        "\u{01}control", "sep\u{2028}arator", "para\u{2029}", "🏔 Alp", "東京", "–dash", "x\u{7F}del",
+        "é\u{0301}",
     ]
 
     static func place(_ numbers: inout Numbers) -> Place {
@@ -91,6 +93,8 @@ import Testing
         .string("with \"quotes\" and \\"), .string("line\nend"), .string("é🏔\u{2028}"),
     ]
 
+    static func text(_ line: [UInt8]) -> String { String(decoding: line, as: UTF8.self) }
+
     @Test func aPlaceLineIsThePlaceAnsweredAndEncoded() {
         var numbers = Numbers(state: 7)
         for _ in 0..<5_000 {
@@ -99,8 +103,28 @@ import Testing
             let id = numbers.pick(Self.ids)
             let expected = ProtocolMessage.reply(ProtocolMessage.place(place, distance: distance), id: id).encodedLine()
             let line = ProtocolMessage.placeLine(place, distance: distance, id: id)
-            #expect(line == expected, "\(String(decoding: expected, as: UTF8.self))")
-            if line != expected { return }
+            let same = line == expected  // bytes, not Strings: those compare equal when canonically equivalent
+            #expect(same, "wanted \(Self.text(expected)), got \(Self.text(line))")
+            if !same { return }
+        }
+    }
+
+    /// Text is checked eight bytes at a time: a character to escape is found at every place in a word and after it.
+    @Test func aCharacterToEscapeIsFoundWhereverItIs() {
+        for special in ["\"", "\\", "\n", "\u{1F}", "\u{2028}", "\u{2029}", "é", "\u{7F}", "🏔"] {
+            for length in 1...20 {
+                for position in 0..<length {
+                    let text = String(repeating: "a", count: position) + special
+                        + String(repeating: "b", count: length - position - 1)
+                    let place = Place(
+                        id: 1, name: text, admin1: text, country: position % 2 == 0 ? text : "CH", countryCode: text,
+                        population: 1, coordinate: Coordinate(latitude: 1, longitude: 2))
+                    let expected = ProtocolMessage.reply(ProtocolMessage.place(place, distance: 3), id: .string(text))
+                    let line = ProtocolMessage.placeLine(place, distance: 3, id: .string(text))
+                    let same = line == expected.encodedLine()
+                    #expect(same, "\(special.unicodeScalars.first!.value) at \(position) of \(length)")
+                }
+            }
         }
     }
 
@@ -118,8 +142,9 @@ import Testing
             let id = numbers.pick(Self.ids)
             let expected = ProtocolMessage.reply(ProtocolMessage.places(places, extra: extra), id: id).encodedLine()
             let line = ProtocolMessage.placesLine(places, extra: extra, id: id)
-            #expect(line == expected, "\(String(decoding: expected, as: UTF8.self))")
-            if line != expected { return }
+            let same = line == expected  // bytes, not Strings: those compare equal when canonically equivalent
+            #expect(same, "wanted \(Self.text(expected)), got \(Self.text(line))")
+            if !same { return }
         }
     }
 }
