@@ -91,7 +91,7 @@ final class ReadOnlyRequests: Sendable {
                 online = "failed: \(error.code.rawValue)"
             }
         }
-        return Self.places(places, extra: [("query", .string(query)), ("online", .string(online))])
+        return ProtocolMessage.places(places, extra: [("query", .string(query)), ("online", .string(online))])
     }
 
     /// The place with GeoNames id `id`, from the index or a recent online search.
@@ -102,7 +102,7 @@ final class ReadOnlyRequests: Sendable {
 
     /// The popular cities (`popular`).
     func popular() -> JSONValue {
-        Self.places(popularPlaces(), extra: [])
+        ProtocolMessage.places(popularPlaces(), extra: [])
     }
 
     private func popularPlaces() -> [Place] {
@@ -111,7 +111,7 @@ final class ReadOnlyRequests: Sendable {
 
     /// The saved cities (`saved` with the action `list`).
     func savedList() -> JSONValue {
-        Self.places(savedCities, extra: Self.savedExtra)
+        ProtocolMessage.places(savedCities, extra: Self.savedExtra)
     }
 
     private static let savedExtra: [(String, JSONValue)] = [("class", .string("SAVED"))]
@@ -144,10 +144,6 @@ final class ReadOnlyRequests: Sendable {
             throw ProtocolError(.badArgument, "a search needs at least \(CitySearch.minimumQueryLength) characters")
         }
         return (query, limit, online)
-    }
-
-    static func places(_ places: [Place], extra: [(String, JSONValue)]) -> JSONValue {
-        ProtocolMessage.places(places, extra: extra)
     }
 }
 
