@@ -9,13 +9,13 @@ public enum BreezeCTL {
     public static let defaultSocket = "/run/breezed/breezed.sock"
 
     /// Colour on a terminal, never with `NO_COLOR` (set and not empty) or `TERM=dumb`.
-    static func colorAllowed(isTerminal: Bool, environment: [String: String]) -> Bool {
+    static func colorAllowed(isTerminal: Bool, environment: ProcessEnvironment.Variables) -> Bool {
         isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
     }
 
     /// Runs with `arguments` (after the program name) and returns the exit status.
     public static func main(
-        _ arguments: [String], environment: [String: String] = ProcessEnvironment.variables,
+        _ arguments: [String], environment: ProcessEnvironment.Variables = .process,
         isTerminal: Bool = isatty(1) == 1, output: TextOutput = .process
     ) -> Int32 {
         if arguments.first == "completion" { return ShellCompletion.run(Array(arguments.dropFirst()), output: output) }

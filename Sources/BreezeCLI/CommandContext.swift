@@ -1,5 +1,6 @@
 import BreezeCore
 import BreezeProtocol
+import BreezeSystem
 
 /// What every subcommand runs with: the parsed command line, the socket, how to render, where to write.
 struct CommandContext {
@@ -11,7 +12,7 @@ struct CommandContext {
     /// Standard output is a terminal: `refresh` shows a progress line there.
     var isTerminal = false
     /// The environment breezectl runs in (`NO_COLOR`, `TERM` for the interactive search).
-    var environment: [String: String] = [:]
+    var environment: ProcessEnvironment.Variables = [:]
 
     var json: Bool { arguments.json }
 

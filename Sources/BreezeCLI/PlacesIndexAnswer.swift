@@ -1,6 +1,7 @@
 import BreezeCore
 import BreezePlaces
 import BreezeProtocol
+import BreezeSystem
 
 /// `search` and `lookup` answered from the places index itself, for when breezed is not running: both only read
 /// the index, so they need not fail. The answers are the objects breezed would send, offline only.
@@ -11,7 +12,7 @@ struct PlacesIndexAnswer {
 
     /// The index breezed would use by default (`BREEZE_PLACES_INDEX`, the installed copies, this source tree's);
     /// nil when there is none or it cannot be read.
-    init?(environment: [String: String]) {
+    init?(environment: ProcessEnvironment.Variables) {
         guard let path = PlacesIndexLocation.find(environment: environment),
             let index = try? PlacesIndex(path: path)
         else { return nil }

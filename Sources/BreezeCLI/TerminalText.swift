@@ -1,5 +1,6 @@
 import BreezeCore
 import BreezeProtocol
+import BreezeSystem
 
 /// Text and numbers from the daemon made safe for a terminal: control characters shown visibly, numbers printed
 /// without a conversion that could trap.
@@ -24,7 +25,7 @@ enum TerminalText {
     /// True when the locale breezectl runs in is UTF-8: the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set
     /// names UTF-8 ("en_US.UTF-8", "C.utf8"). With none set (a service, a test harness) it counts as UTF-8, the
     /// default of every current system; `LANG=C`, `POSIX` or a Latin-1 locale does not.
-    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+    static func localeIsUTF8(_ environment: ProcessEnvironment.Variables) -> Bool {
         let settings = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }
         guard let setting = settings.first(where: { !$0.isEmpty }) else { return true }
         let lowered = setting.lowercased()

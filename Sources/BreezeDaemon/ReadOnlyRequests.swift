@@ -38,19 +38,21 @@ final class ReadOnlyRequests: Sendable {
         set { saved.withLock { $0 = newValue } }
     }
 
-    /// The answer to a request that only reads, now; nil for any other request, and for a search that goes online.
-    /// Errors are answers (an `ERROR` carrying the request's id).
-    func answerNow(_ request: ProtocolRequest) -> [JSONValue]? {
+    /// The answer to a request that only reads, now, as the lines to send (the request's id in each); nil for any
+    /// other request, and for a search that goes online. Errors are answers (an `ERROR` carrying the request's id).
+    /// Encoded straight to bytes: the same lines as the `JSONValue` answers made replies and encoded.
+    func answerNow(_ request: ProtocolRequest) -> [[UInt8]]? {
         guard case .daemon(let command) = request.command.route else { return nil }
         do throws(ProtocolError) {
             switch command {
             case .lookup:
-                return [try lookup(request)]
+                let match = try lookupMatch(request)
+                return [ProtocolMessage.placeLine(match.place, distance: match.distance, id: request.id)]
             case .popular:
-                return [popular()]
+                return [ProtocolMessage.placesLine(popularPlaces(), extra: [], id: request.id)]
             case .saved:
                 guard try request.string("action", default: "list") == "list" else { return nil }
-                return [savedList()]
+                return [ProtocolMessage.placesLine(savedCities, extra: Self.savedExtra, id: request.id)]
             case .search:
                 let (query, limit, wantsOnline) = try searchArguments(request)
                 if wantsOnline, let geocoding, geocoding.canSearchNow { return nil }
@@ -58,13 +60,14 @@ final class ReadOnlyRequests: Sendable {
                 // answer, saying why nothing came from the web.
                 // Not asked for (`online` false) is "off", as online search switched off is.
                 let online = geocoding == nil || !wantsOnline ? "off" : "failed: \(WebError.Code.overBudget.rawValue)"
-                return [Self.places(citySearch.search(query, limit: limit).map(\.place),
-                                    extra: [("query", .string(query)), ("online", .string(online))])]
+                return [ProtocolMessage.placesLine(
+                    citySearch.search(query, limit: limit).map(\.place),
+                    extra: [("query", .string(query)), ("online", .string(online))], id: request.id)]
             case .select, .here, .location, .refresh:
                 return nil
             }
         } catch {
-            return [ProtocolMessage.error(error, id: request.id)]
+            return [ProtocolMessage.reply(ProtocolMessage.error(error, id: request.id), id: request.id).encodedLine()]
         }
     }
 
@@ -88,7 +91,7 @@ final class ReadOnlyRequests: Sendable {
                 online = "failed: \(error.code.rawValue)"
             }
         }
-        return Self.places(places, extra: [("query", .string(query)), ("online", .string(online))])
+        return ProtocolMessage.places(places, extra: [("query", .string(query)), ("online", .string(online))])
     }
 
     /// The place with GeoNames id `id`, from the index or a recent online search.
@@ -99,16 +102,27 @@ final class ReadOnlyRequests: Sendable {
 
     /// The popular cities (`popular`).
     func popular() -> JSONValue {
-        Self.places(PopularCities.resolve(with: citySearch).map(\.place), extra: [])
+        ProtocolMessage.places(popularPlaces(), extra: [])
+    }
+
+    private func popularPlaces() -> [Place] {
+        PopularCities.resolve(with: citySearch).map(\.place)
     }
 
     /// The saved cities (`saved` with the action `list`).
     func savedList() -> JSONValue {
-        Self.places(savedCities, extra: [("class", .string("SAVED"))])
+        ProtocolMessage.places(savedCities, extra: Self.savedExtra)
     }
+
+    private static let savedExtra: [(String, JSONValue)] = [("class", .string("SAVED"))]
 
     /// The place at a latitude and longitude (`lookup`).
     func lookup(_ request: ProtocolRequest) throws(ProtocolError) -> JSONValue {
+        let match = try lookupMatch(request)
+        return ProtocolMessage.place(match.place, distance: match.distance)
+    }
+
+    private func lookupMatch(_ request: ProtocolRequest) throws(ProtocolError) -> (place: Place, distance: Double) {
         let latitude = try request.number("latitude")
         let longitude = try request.number("longitude")
         guard let coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude) else {
@@ -117,7 +131,7 @@ final class ReadOnlyRequests: Sendable {
         guard let match = geocoder.place(for: coordinate) else {
             throw ProtocolError(.notFound, "no place in the index")
         }
-        return ProtocolMessage.place(match.place, distance: match.distance)
+        return (match.place, match.distance)
     }
 
     private func searchArguments(
@@ -130,15 +144,6 @@ final class ReadOnlyRequests: Sendable {
             throw ProtocolError(.badArgument, "a search needs at least \(CitySearch.minimumQueryLength) characters")
         }
         return (query, limit, online)
-    }
-
-    static func places(_ places: [Place], extra: [(String, JSONValue)]) -> JSONValue {
-        var members: [(String, JSONValue)] = [("class", .string("PLACES"))]
-        for (key, value) in extra {
-            if key == "class" { members[0] = (key, value) } else { members.append((key, value)) }
-        }
-        members.append(("places", .array(places.map { ProtocolMessage.place($0, distance: nil) })))
-        return .object(members)
     }
 }
 

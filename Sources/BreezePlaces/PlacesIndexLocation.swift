@@ -7,7 +7,7 @@ public enum PlacesIndexLocation {
 
     /// The folders searched, in order: `$BREEZE_PLACES_INDEX` (a file), the `share/breeze` folder beside the
     /// running program's `bin`, `/usr/local/share/breeze`, `/usr/share/breeze`, then this source tree's `data/`.
-    public static func candidates(environment: [String: String] = ProcessEnvironment.variables) -> [String] {
+    public static func candidates(environment: ProcessEnvironment.Variables = .process) -> [String] {
         var paths: [String] = []
         if let explicit = environment["BREEZE_PLACES_INDEX"], !explicit.isEmpty { paths.append(explicit) }
         let executable = ProcessEnvironment.resolvedPath(CommandLine.arguments.first ?? "")
@@ -25,7 +25,7 @@ public enum PlacesIndexLocation {
     }
 
     /// The first candidate that exists, or nil.
-    public static func find(environment: [String: String] = ProcessEnvironment.variables) -> String? {
+    public static func find(environment: ProcessEnvironment.Variables = .process) -> String? {
         candidates(environment: environment).first { ProcessEnvironment.exists($0) }
     }
 }

@@ -22,7 +22,12 @@ struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
     }
 
     private mutating func parseValue() throws(ProtocolError) -> JSONValue {
@@ -41,10 +46,11 @@ struct JSONParser {
     }
 
     private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(ProtocolError) -> JSONValue {
-        let expected = Array(word.utf8)
-        guard bytes.count - position >= expected.count, Array(bytes[position..<position + expected.count]) == expected
-        else { throw failure("unknown word") }
-        position += expected.count
+        let count = word.utf8.count
+        guard bytes.count - position >= count, bytes[position..<position + count].elementsEqual(word.utf8) else {
+            throw failure("unknown word")
+        }
+        position += count
         return value
     }
 
@@ -138,6 +144,18 @@ struct JSONParser {
 
     private mutating func parseString() throws(ProtocolError) -> String {
         position += 1  // the opening quote
+        // Most strings have no escape: made from their bytes at once.
+        let start = position
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\"),
+            bytes[position] >= 0x20
+        {
+            position += 1
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
+            position += 1
+            return String(decoding: bytes[start..<position - 1], as: UTF8.self)
+        }
+        position = start
         var scalars = String.UnicodeScalarView()
         var run = position
         func flush(_ end: Int) {

@@ -65,11 +65,11 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// Encodes into bytes rather than a String: appending small pieces to a String costs several times more.
-    private func encode(into out: inout [UInt8]) {
+    func encode(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let value): out.append(contentsOf: Self.format(value).utf8)
+        case .number(let value): Self.appendNumber(value, to: &out)
         case .string(let value): JSONString.append(value, to: &out)
         case .array(let values):
             out.append(UInt8(ascii: "["))
@@ -92,14 +92,48 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Integers print without a fraction; other numbers with up to 7 significant decimals; non-finite as null.
     static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        var text = String(value)
-        if text.contains("e") { return text }
-        // Trim binary noise: 46.498319544 stays, 0.1 + 0.2 prints as 0.3.
+        var out: [UInt8] = []
+        appendNumber(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `format(value)`'s text to `out`, digits written straight to the bytes where it can: a reply's
+    /// numbers (ids, populations, coordinates) are most of what encoding it costs.
+    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        guard value.isFinite else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
+        let magnitude = abs(value)
+        if value == value.rounded(), magnitude < 1e15 {
+            appendInteger(Int64(value), to: &out)  // exact: a whole number below 1e15
+            return
+        }
+        // Trim binary noise: 46.498319544 stays, 0.1 + 0.2 prints as 0.3. From 0.001 to 1e15 Swift writes a Double
+        // in decimal, never with an exponent, so the unrounded text need not be made to look for an "e".
         let rounded = (value * 1e9).rounded() / 1e9
-        text = String(rounded)
-        return text
+        if magnitude >= 1e-3, magnitude < 1e15 {
+            out.append(contentsOf: String(rounded).utf8)
+            return
+        }
+        let text = String(value)
+        out.append(contentsOf: (text.contains("e") ? text : String(rounded)).utf8)
+    }
+
+    /// Appends the decimal digits of `value`, a minus sign first when it is negative.
+    private static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var rest = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits a UInt64 can have
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[buffer.count - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: buffer[(buffer.count - count)...])
+        }
     }
 
     /// Parses one JSON text (RFC 8259; nesting at most 64 deep). Throws `ProtocolError` (`malformed-json`) saying

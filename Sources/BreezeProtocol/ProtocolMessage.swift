@@ -69,6 +69,17 @@ public enum ProtocolMessage {
         return .object(members)
     }
 
+    /// Places found (`search`, `popular`, the `saved` list): `PLACES` with `extra` members after the class (a `class`
+    /// among them takes its place), then the places.
+    public static func places(_ places: [Place], extra: [(String, JSONValue)]) -> JSONValue {
+        var members: [(String, JSONValue)] = [("class", .string("PLACES"))]
+        for (key, value) in extra {
+            if key == "class" { members[0] = (key, value) } else { members.append((key, value)) }
+        }
+        members.append(("places", .array(places.map { place($0, distance: nil) })))
+        return .object(members)
+    }
+
     /// An error, answering the request with `id` (else the error's own `requestID`) when there is one.
     public static func error(_ error: ProtocolError, id: JSONValue? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [

@@ -94,9 +94,10 @@ public final class SocketServer: Sendable {
     /// Answers the requests the server does not answer itself (everything but status, watch, unwatch, version).
     public typealias Handler = @Sendable (ProtocolRequest, Peer) async -> [JSONValue]
     /// Answers a request in place, on the socket thread, when it can do so at once without blocking (a read of
-    /// memory the owner keeps for it); nil hands the request to `Handler`. Called before `Handler` for every
-    /// request the server does not answer itself.
-    public typealias ImmediateHandler = @Sendable (ProtocolRequest, Peer) -> [JSONValue]?
+    /// memory the owner keeps for it): the lines to send, encoded, each ending in a newline and carrying the
+    /// request's id; nil hands the request to `Handler`. Called before `Handler` for every request the server does
+    /// not answer itself.
+    public typealias ImmediateHandler = @Sendable (ProtocolRequest, Peer) -> [[UInt8]]?
 
     let configuration: Configuration
     private let listener: UnixListener
@@ -733,8 +734,8 @@ public final class SocketServer: Sendable {
         }
         // Encoding the answer counts against the pass's time too: for a search it costs as much as finding the
         // places.
-        if let immediate, let replies = immediate(request, peer) {
-            answer(fd, replies.map { ProtocolMessage.reply($0, id: request.id) })
+        if let immediate, let lines = immediate(request, peer) {
+            answer(fd, lines: lines)
             return .answered
         }
         let handler = handler
@@ -851,7 +852,11 @@ public final class SocketServer: Sendable {
 
     /// Takes up the client's next held line and queues the answer to it.
     private func answer(_ fd: Int32, _ messages: [JSONValue]) {
-        let lines = messages.map(Self.line)  // encoded outside the lock, which `publish` waits for
+        answer(fd, lines: messages.map(Self.line))  // encoded outside the lock, which `publish` waits for
+    }
+
+    /// Takes up the client's next held line and queues the answer to it, encoded.
+    private func answer(_ fd: Int32, lines: [[UInt8]]) {
         state.withLock { state in
             Self.consumeLine(&state, fd)
             guard state.clients.contains(fd) else { return }

@@ -1,21 +1,11 @@
 import Glibc
 
-/// The process's environment and paths, read from the C library (`environ`, `getcwd`, `realpath`, `stat`).
+/// The process's environment and paths, read from the C library (`getenv`, `getcwd`, `realpath`, `stat`).
 public enum ProcessEnvironment {
-    /// Every `NAME=value` of `environ`, by name; an entry without `=` is skipped, and of a name given twice the first
-    /// is kept (as `getenv` finds it).
-    public static var variables: [String: String] {
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                let name = String(text[..<equals])
-                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
-            }
-            entry += 1
-        }
-        return variables
+    /// The variable `name`, or nil when it is not set (`getenv`: of a name given twice, the first).
+    public static func variable(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
     }
 
     /// `path` made absolute against the working folder, its symbolic links resolved (`realpath`) where it exists.

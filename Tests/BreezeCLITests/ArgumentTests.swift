@@ -15,7 +15,7 @@ import Glibc
         let output = Collected()
         let errors = Collected()
         let status = BreezeCTL.main(
-            arguments, environment: environment, isTerminal: false,
+            arguments, environment: .init(environment), isTerminal: false,
             output: TextOutput(standard: { output.append($0) }, error: { errors.append($0) }))
         return BreezectlRun(status: status, output: output.value, errors: errors.value)
     }

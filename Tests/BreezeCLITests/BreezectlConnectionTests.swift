@@ -20,7 +20,7 @@ import Glibc
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let code = BreezeCTL.main(
-                arguments, environment: environment, isTerminal: isTerminal,
+                arguments, environment: .init(environment), isTerminal: isTerminal,
                 output: TextOutput(standard: { output.append($0) }, error: { errors.append($0) }))
             status.append(String(code))
             done.signal()

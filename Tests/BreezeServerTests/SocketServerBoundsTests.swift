@@ -296,7 +296,7 @@ final class Gate: Sendable {
             calls.add(1, ordering: .relaxed)
             let until = ContinuousClock.now + .milliseconds(1)
             while ContinuousClock.now < until {}  // a millisecond of work
-            return [.object([("class", .string("PLACE"))])]
+            return [JSONValue.object([("class", .string("PLACE"))]).encodedLine()]
         })
         let busy = try #require(live.client())
         _ = await busy.next()
@@ -331,14 +331,15 @@ final class Gate: Sendable {
             $0.replyHighWater = 10_000
             $0.replyHighWaterBytes = 1 << 20
         }, immediate: { request, _ in
+            let place = ProtocolMessage.reply(.object([("class", .string("PLACE"))]), id: request.id).encodedLine()
             if request.id == .number(9) {
                 answeredAt.store(calls.load(ordering: .relaxed), ordering: .relaxed)
-                return [.object([("class", .string("PLACE"))])]
+                return [place]
             }
             calls.add(1, ordering: .relaxed)
             let until = ContinuousClock.now + .milliseconds(1)
             while ContinuousClock.now < until {}  // a millisecond of work
-            return [.object([("class", .string("PLACE"))])]
+            return [place]
         })
         var crowd: [TestClient] = []
         for _ in 0..<8 {
@@ -374,7 +375,10 @@ final class Gate: Sendable {
             $0.maximumQueuedReplyBytes = 64 << 10
             $0.replyHighWaterBytes = 1 << 20
             $0.replyHighWater = 10_000
-        }, immediate: { _, _ in [.object([("class", .string("PLACES")), ("pad", .string(pad))])] })
+        }, immediate: { request, _ in
+            [ProtocolMessage.reply(.object([("class", .string("PLACES")), ("pad", .string(pad))]), id: request.id)
+                .encodedLine()]
+        })
         // Clients with tiny receive buffers that never read: replies pile up in the server.
         var crowd: [TestClient] = []
         for _ in 0..<8 {

@@ -4,10 +4,28 @@ import Testing
 
 /// The environment and paths read from the C library, as Foundation reads them.
 @Suite struct ProcessEnvironmentTests {
-    @Test func theVariablesAreFoundationsEnvironment() {
-        let variables = ProcessEnvironment.variables
-        #expect(!variables.isEmpty)
-        #expect(variables == ProcessInfo.processInfo.environment)
+    @Test func eachVariableIsFoundationsEnvironment() {
+        let environment = ProcessInfo.processInfo.environment
+        #expect(!environment.isEmpty)
+        for (name, value) in environment {
+            #expect(ProcessEnvironment.variable(name) == value, "\(name)")
+            #expect(ProcessEnvironment.Variables.process[name] == value, "\(name)")
+        }
+        let unset = "BREEZE_UNSET_\(getpid())"
+        #expect(environment[unset] == nil)
+        #expect(ProcessEnvironment.variable(unset) == nil)
+        #expect(ProcessEnvironment.Variables.process[unset] == nil)
+    }
+
+    @Test func aFixedSetIsAllThereIs() throws {
+        let name = try #require(ProcessInfo.processInfo.environment.keys.first)
+        let none: ProcessEnvironment.Variables = [:]
+        #expect(none[name] == nil)
+        let some: ProcessEnvironment.Variables = ["LANG": "C", "TERM": "dumb"]
+        #expect(some["LANG"] == "C")
+        #expect(some["TERM"] == "dumb")
+        #expect(some[name] == nil || ["LANG", "TERM"].contains(name))
+        #expect(ProcessEnvironment.Variables(["NO_COLOR": ""])["NO_COLOR"] == "")
     }
 
     @Test func aPathIsMadeAbsoluteAndItsLinksResolved() throws {

@@ -1,0 +1,150 @@
+import BreezeCore
+import BreezeProtocol
+import Testing
+
+/// The answers encoded straight to bytes (`placeLine`, `placesLine`, numbers written digit by digit) against the
+/// encoding they stand for: the `JSONValue` answer made a reply and encoded, and the number format as it was.
+@Suite struct ReplyLineTests {
+    /// The number format before digits were written straight to bytes, kept here as the reference.
+    static func referenceFormat(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(value)
+        if text.contains("e") { return text }
+        let rounded = (value * 1e9).rounded() / 1e9
+        text = String(rounded)
+        return text
+    }
+
+    /// A fixed sequence of pseudo-random numbers (SplitMix64), so that a failure can be run again.
+    struct Numbers {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
+    }
+
+    static let edges: [Double] = [
+        0, -0.0, 1, -1, 0.1 + 0.2, 46.94809, 7.44744, -33.86785, 1e-3, 0.00099999, 0.0010000001, -1e-3, 1e-4, 1e-5,
+        .leastNonzeroMagnitude, 1e15, 1e15 - 0.5, 999_999_999_999_999, 999_999_999_999_999.9, 1e15 + 0.5, 1e16, 1e21,
+        9.007199254740993e15,
+        -1e15 + 0.25, 123_456.789012345, 0.5, -0.5, 2.5, Double.greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+        .leastNormalMagnitude, .infinity, -.infinity, .nan, Double(Float(46.948)), Double(Float(-122.4194)),
+        Double(Int64.max), Double(Int64.min), 1e-9, 1.5e-9, 4.9999999999e-10, 1234567.0000000001,
+    ]
+
+    @Test func numbersAreWrittenAsTheyWere() {
+        for value in Self.edges {
+            #expect(JSONValue.number(value).encoded() == Self.referenceFormat(value), "\(value)")
+        }
+        var numbers = Numbers(state: 19)
+        var mismatches: [Double] = []
+        for _ in 0..<200_000 {
+            // Magnitudes from 1e-12 to 1e20, whole and fractional, Float-rounded like the index's coordinates.
+            let exponent = numbers.unit() * 32 - 12
+            var value = (numbers.next() & 1 == 0 ? 1 : -1) * Self.pow10(exponent)
+            switch numbers.next() % 4 {
+            case 0: value = value.rounded()
+            case 1: value = Double(Float(value))
+            case 2: value = (value * 1e5).rounded() / 1e5
+            default: break
+            }
+            if JSONValue.number(value).encoded() != Self.referenceFormat(value) { mismatches.append(value) }
+        }
+        #expect(mismatches.isEmpty, "first: \(mismatches.prefix(5))")
+    }
+
+    static func pow10(_ exponent: Double) -> Double {
+        var result = 1.0
+        var whole = Int(exponent.rounded(.down))
+        let base = whole < 0 ? 0.1 : 10.0
+        whole = abs(whole)
+        for _ in 0..<whole { result *= base }
+        return result * (1 + (exponent - exponent.rounded(.down)) * 9)
+    }
+
+    static let names = [
+        "Bern", "Zürich", "Saint-Étienne", "", "a \"quoted\" name", "back\\slash", "line\nbreak", "tab\t",
+        "\u{01}control", "sep\u{2028}arator", "para\u{2029}", "🏔 Alp", "東京", "–dash", "x\u{7F}del",
+        "é\u{0301}",
+    ]
+
+    static func place(_ numbers: inout Numbers) -> Place {
+        Place(
+            id: numbers.pick([0, 2_661_552, 1, -5, Int(numbers.next() % 20_000_000), 9_007_199_254_740_993]),
+            name: numbers.pick(names), admin1: numbers.next() % 3 == 0 ? nil : numbers.pick(names),
+            country: numbers.pick(names), countryCode: numbers.pick(["CH", "", "\"", "ü"]),
+            population: numbers.pick([0, 121_631, Int(numbers.next() % 40_000_000), 1 << 60]),
+            coordinate: Coordinate(
+                latitude: Double(Float(numbers.unit() * 180 - 90)), longitude: numbers.unit() * 360 - 180))
+    }
+
+    static let ids: [JSONValue?] = [
+        nil, .number(1), .number(0), .number(-3), .number(1.5), .number(1e20), .string("a"), .string(""),
+        .string("with \"quotes\" and \\"), .string("line\nend"), .string("é🏔\u{2028}"),
+    ]
+
+    static func text(_ line: [UInt8]) -> String { String(decoding: line, as: UTF8.self) }
+
+    @Test func aPlaceLineIsThePlaceAnsweredAndEncoded() {
+        var numbers = Numbers(state: 7)
+        for _ in 0..<5_000 {
+            let place = Self.place(&numbers)
+            let distance: Double? = numbers.pick([nil, 0, 12.4, 12.5, 12_345.678, 1e16, .nan, -0.4])
+            let id = numbers.pick(Self.ids)
+            let expected = ProtocolMessage.reply(ProtocolMessage.place(place, distance: distance), id: id).encodedLine()
+            let line = ProtocolMessage.placeLine(place, distance: distance, id: id)
+            let same = line == expected  // bytes, not Strings: those compare equal when canonically equivalent
+            #expect(same, "wanted \(Self.text(expected)), got \(Self.text(line))")
+            if !same { return }
+        }
+    }
+
+    /// Text is checked eight bytes at a time: a character to escape is found at every place in a word and after it.
+    @Test func aCharacterToEscapeIsFoundWhereverItIs() {
+        for special in ["\"", "\\", "\n", "\u{1F}", "\u{2028}", "\u{2029}", "é", "\u{7F}", "🏔"] {
+            for length in 1...20 {
+                for position in 0..<length {
+                    let text = String(repeating: "a", count: position) + special
+                        + String(repeating: "b", count: length - position - 1)
+                    let place = Place(
+                        id: 1, name: text, admin1: text, country: position % 2 == 0 ? text : "CH", countryCode: text,
+                        population: 1, coordinate: Coordinate(latitude: 1, longitude: 2))
+                    let expected = ProtocolMessage.reply(ProtocolMessage.place(place, distance: 3), id: .string(text))
+                    let line = ProtocolMessage.placeLine(place, distance: 3, id: .string(text))
+                    let same = line == expected.encodedLine()
+                    #expect(same, "\(special.unicodeScalars.first!.value) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
+    @Test func aPlacesLineIsThePlacesAnsweredAndEncoded() {
+        let extras: [[(String, JSONValue)]] = [
+            [], [("class", .string("SAVED"))], [("query", .string("bern")), ("online", .string("off"))],
+            [("query", .string("a \"b\"\n")), ("online", .string("failed: over-budget"))],
+            [("id", .number(9)), ("class", .string("ONE")), ("class", .string("TWO"))], [("x", .null)],
+            [("nested", .object([("a", .array([.bool(true), .number(0.25)]))]))],
+        ]
+        var numbers = Numbers(state: 11)
+        for _ in 0..<2_000 {
+            let places = (0..<Int(numbers.next() % 12)).map { _ in Self.place(&numbers) }
+            let extra = numbers.pick(extras)
+            let id = numbers.pick(Self.ids)
+            let expected = ProtocolMessage.reply(ProtocolMessage.places(places, extra: extra), id: id).encodedLine()
+            let line = ProtocolMessage.placesLine(places, extra: extra, id: id)
+            let same = line == expected  // bytes, not Strings: those compare equal when canonically equivalent
+            #expect(same, "wanted \(Self.text(expected)), got \(Self.text(line))")
+            if !same { return }
+        }
+    }
+}
