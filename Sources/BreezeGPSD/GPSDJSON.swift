@@ -30,7 +30,12 @@ enum GPSDJSON: Equatable, Sendable {
         }
 
         mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[index]) { index += 1 }
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0D, 0x0A: index += 1
+                default: return
+                }
+            }
         }
 
         private func peek() -> UInt8? {
@@ -113,6 +118,15 @@ enum GPSDJSON: Equatable, Sendable {
         /// surrogate escape is refused).
         private mutating func string() -> String? {
             index += 1
+            // Most strings (every key, gpsd's class names and times) hold no escape: read in one piece.
+            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            var end = index
+            while end < bytes.count, bytes[end] != quote, bytes[end] != backslash, bytes[end] >= 0x20 { end += 1 }
+            if end < bytes.count, bytes[end] == quote {
+                guard let text = String(validating: bytes[index..<end], as: UTF8.self) else { return nil }
+                index = end + 1
+                return text
+            }
             var scalars = String.UnicodeScalarView()
             var raw: [UInt8] = []
             func flush() -> Bool {
