@@ -66,7 +66,8 @@ enum GPSDJSON: Equatable, Sendable {
 
         private mutating func object(depth: Int) -> GPSDJSON? {
             index += 1
-            var members: [String: GPSDJSON] = [:]
+            // Room for a TPV's members (about twenty) from the start: growing rehashes every key each time.
+            var members = [String: GPSDJSON](minimumCapacity: 24)
             skipWhitespace()
             if peek() == UInt8(ascii: "}") {
                 index += 1
@@ -74,13 +75,14 @@ enum GPSDJSON: Equatable, Sendable {
             }
             while true {
                 skipWhitespace()
-                // A repeated key is refused: two readers of the same line could otherwise disagree on its value.
-                guard peek() == UInt8(ascii: "\""), let key = string(), members[key] == nil else { return nil }
+                guard peek() == UInt8(ascii: "\""), let key = string() else { return nil }
                 skipWhitespace()
                 guard peek() == UInt8(ascii: ":") else { return nil }
                 index += 1
-                guard let member = value(depth: depth + 1) else { return nil }
-                members[key] = member
+                // A repeated key is refused: two readers of the same line could otherwise disagree on its value.
+                guard let member = value(depth: depth + 1), members.updateValue(member, forKey: key) == nil else {
+                    return nil
+                }
                 skipWhitespace()
                 switch peek() {
                 case UInt8(ascii: ","): index += 1
