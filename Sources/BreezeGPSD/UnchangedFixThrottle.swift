@@ -10,7 +10,14 @@ public import BreezeCore
 public struct UnchangedFixThrottle: Sendable {
     /// How long an unchanged position may go without being passed on; zero passes every fix.
     public let interval: Duration
-    private var last: (coordinate: Coordinate, mode: FixMode, at: ContinuousClock.Instant)?
+    private var last: Passed?
+
+    /// The fix last passed on (a struct, not a tuple: an optional tuple's copies go through generic code).
+    private struct Passed {
+        var coordinate: Coordinate
+        var mode: FixMode
+        var at: ContinuousClock.Instant
+    }
 
     public init(interval: Duration) {
         self.interval = interval
@@ -25,7 +32,7 @@ public struct UnchangedFixThrottle: Sendable {
         if let last, last.coordinate == fix.coordinate, last.mode == fix.mode, fix.receivedAt - last.at < interval {
             return false
         }
-        last = (fix.coordinate, fix.mode, fix.receivedAt)
+        last = Passed(coordinate: fix.coordinate, mode: fix.mode, at: fix.receivedAt)
         return true
     }
 
