@@ -212,7 +212,8 @@ for round in 0..<rounds {
         for (_, breezed) in started {
             guard breezed.waitNoFix(seconds: 60) else { fatalError("breezed did not report the missing fix within 60 s") }
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        // The socket server trims its memory once it has been quiet for 2 s after a client (the one that waited).
+        Thread.sleep(forTimeInterval: 2.5)
         let processes = started.map { ($0.0, $0.1.pid) } + [("gpsd", gpsd.pid)]
         idle("gpsd connected and silent", processes)
 
