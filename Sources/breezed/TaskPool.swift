@@ -15,8 +15,8 @@ struct DaemonExecutors: ExecutorFactory {
 
 /// A fixed set of threads running jobs in the order given, and delayed jobs (`Task.sleep`) at their deadlines.
 final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-    // @unchecked: `ready`, `head`, `delayed`, `running`, `idle` and `timekeeping` are touched only with `mutex` held;
-    // the pointers are set once.
+    // @unchecked: `ready`, `head`, `delayed`, `running`, `idle`, `permits` and `timekeeping` are touched only with
+    // `mutex` held; the pointers are set once.
 
     /// As many threads as processors (at least two), as Dispatch's global executor is wide.
     static let shared = TaskPool(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
@@ -34,8 +34,11 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     private var delayed: [(deadline: UInt64, job: UnownedJob)] = []
     /// Threads not waiting: running a job, or about to take the next.
     private var running = 0
-    /// Threads waiting on `condition`.
+    /// Threads waiting on `condition` and not yet woken. Waking one moves it from here to `permits` at once, so
+    /// that a second job enqueued before the first thread runs wakes another thread, not the same one again.
     private var idle = 0
+    /// Wake-ups given to idle threads and not yet taken (each waiting thread leaves only with one).
+    private var permits = 0
     /// A thread waits on `timerCondition` for the earliest delayed job. While none does (every thread is running a
     /// job), the first to finish its job becomes the timekeeper: delayed jobs are late by at most a job's length.
     private var timekeeping = false
@@ -97,8 +100,8 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
         if index == 0 {
             if timekeeping {
                 pthread_cond_signal(timerCondition)
-            } else if idle > 0 {
-                pthread_cond_signal(condition)
+            } else {
+                wakeIdle()
             }
         }
         pthread_mutex_unlock(mutex)
@@ -154,8 +157,8 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
                 timekeeping = false
             } else {
                 idle += 1
-                pthread_cond_wait(condition, mutex)
-                idle -= 1
+                repeat { pthread_cond_wait(condition, mutex) } while permits == 0
+                permits -= 1
             }
             running += 1
         }
@@ -163,10 +166,16 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
 
     /// Wakes a waiting thread for a ready job: an idle one, else the timekeeper; `mutex` held.
     private func wakeOne() {
-        if idle > 0 {
-            pthread_cond_signal(condition)
-        } else if timekeeping {
-            pthread_cond_signal(timerCondition)
-        }
+        if !wakeIdle(), timekeeping { pthread_cond_signal(timerCondition) }
+    }
+
+    /// Wakes an idle thread, if there is one; `mutex` held.
+    @discardableResult
+    private func wakeIdle() -> Bool {
+        guard idle > 0 else { return false }
+        idle -= 1
+        permits += 1
+        pthread_cond_signal(condition)
+        return true
     }
 }
