@@ -85,7 +85,12 @@ public actor Daemon {
         if let problem = loaded.problem { logger.warning("state.corrupt", ["problem": problem]) }
 
         var sources: [any LocationSource] = []
-        if let address = configuration.gpsd { sources.append(GPSDSource(address: address)) }
+        if let address = configuration.gpsd {
+            // A receiver at rest repeats its position, up to many times a second: a repeat goes on to the location
+            // service once a second (a quarter of the fix timeout, if shorter), often enough for the timeout.
+            let fixTimeout = Duration.seconds(configuration.fixTimeout)
+            sources.append(GPSDSource(address: address, unchangedFixInterval: min(.seconds(1), fixTimeout / 4)))
+        }
         if configuration.geoclue {
             var geoclue = GeoClueSource.Configuration()
             geoclue.agent = configuration.geoclueAgent

@@ -30,7 +30,12 @@ enum GPSDJSON: Equatable, Sendable {
         }
 
         mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[index]) { index += 1 }
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0D, 0x0A: index += 1
+                default: return
+                }
+            }
         }
 
         private func peek() -> UInt8? {
@@ -61,7 +66,8 @@ enum GPSDJSON: Equatable, Sendable {
 
         private mutating func object(depth: Int) -> GPSDJSON? {
             index += 1
-            var members: [String: GPSDJSON] = [:]
+            // Room for a TPV's members (about twenty) from the start: growing rehashes every key each time.
+            var members = [String: GPSDJSON](minimumCapacity: 24)
             skipWhitespace()
             if peek() == UInt8(ascii: "}") {
                 index += 1
@@ -69,13 +75,14 @@ enum GPSDJSON: Equatable, Sendable {
             }
             while true {
                 skipWhitespace()
-                // A repeated key is refused: two readers of the same line could otherwise disagree on its value.
-                guard peek() == UInt8(ascii: "\""), let key = string(), members[key] == nil else { return nil }
+                guard peek() == UInt8(ascii: "\""), let key = string() else { return nil }
                 skipWhitespace()
                 guard peek() == UInt8(ascii: ":") else { return nil }
                 index += 1
-                guard let member = value(depth: depth + 1) else { return nil }
-                members[key] = member
+                // A repeated key is refused: two readers of the same line could otherwise disagree on its value.
+                guard let member = value(depth: depth + 1), members.updateValue(member, forKey: key) == nil else {
+                    return nil
+                }
                 skipWhitespace()
                 switch peek() {
                 case UInt8(ascii: ","): index += 1
@@ -113,6 +120,15 @@ enum GPSDJSON: Equatable, Sendable {
         /// surrogate escape is refused).
         private mutating func string() -> String? {
             index += 1
+            // Most strings (every key, gpsd's class names and times) hold no escape: read in one piece.
+            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            var end = index
+            while end < bytes.count, bytes[end] != quote, bytes[end] != backslash, bytes[end] >= 0x20 { end += 1 }
+            if end < bytes.count, bytes[end] == quote {
+                guard let text = String(validating: bytes[index..<end], as: UTF8.self) else { return nil }
+                index = end + 1
+                return text
+            }
             var scalars = String.UnicodeScalarView()
             var raw: [UInt8] = []
             func flush() -> Bool {

@@ -18,6 +18,8 @@ public final class GPSDSource: LocationSource {
     private let backoff: RetryBackoff
     /// The clock the reconnect backoff waits on.
     private let clock: any ServiceClock
+    /// How long a repeated position may be held back (`UnchangedFixThrottle`); zero passes on every fix.
+    public let unchangedFixInterval: Duration
     private let wakeup = WakeupPipe()
     private let state = Mutex(State())
 
@@ -27,13 +29,16 @@ public final class GPSDSource: LocationSource {
         /// so a timer that fires late never leaves a wake-up behind for the next wait.
         var backoffTimer: Int?
         var timers = 0
+        /// Location was switched on again: the next fix goes to the service whatever it repeats.
+        var passNextFix = false
     }
 
     public init(
         address: GPSDAddress = GPSDAddress(), backoff: RetryBackoff = RetryBackoff(initial: 0.5, maximum: 30),
-        greetingTimeout: Double = 5, clock: any ServiceClock = .system
+        greetingTimeout: Double = 5, clock: any ServiceClock = .system, unchangedFixInterval: Duration = .zero
     ) {
         self.address = address
+        self.unchangedFixInterval = unchangedFixInterval
         self.backoff = backoff
         self.clock = clock
         self.greetingTimeout = greetingTimeout
@@ -58,6 +63,11 @@ public final class GPSDSource: LocationSource {
         wakeup.wake()
     }
 
+    /// Fixes are not held back across the privacy switch: the first one after it is switched on goes at once.
+    public func setEnabled(_ enabled: Bool) {
+        if enabled { state.withLock { $0.passNextFix = true } }
+    }
+
     private var isStopped: Bool {
         state.withLock { $0.lifecycle.isStopped }
     }
@@ -67,10 +77,11 @@ public final class GPSDSource: LocationSource {
     private func run(_ continuation: AsyncStream<LocationSourceEvent>.Continuation) {
         var backoff = self.backoff
         var filter = FixFilter()
+        var throttle = UnchangedFixThrottle(interval: unchangedFixInterval)
         while !isStopped {
             continuation.yield(.connecting)
             do {
-                try session(continuation, backoff: &backoff, filter: &filter)
+                try session(continuation, backoff: &backoff, filter: &filter, throttle: &throttle)
             } catch {
                 continuation.yield(.lost(Self.reason(for: error, address: address)))
             }
@@ -103,7 +114,7 @@ public final class GPSDSource: LocationSource {
     /// restart, or when gpsd has no free client slots, the connect succeeds and the first read fails.
     private func session(
         _ continuation: AsyncStream<LocationSourceEvent>.Continuation, backoff: inout RetryBackoff,
-        filter: inout FixFilter
+        filter: inout FixFilter, throttle: inout UnchangedFixThrottle
     ) throws(GPSDError) {
         let connection = try GPSDConnection(address: address)
         defer { connection.close() }
@@ -122,21 +133,30 @@ public final class GPSDSource: LocationSource {
         backoff.reset()
         filter.reset()
         continuation.yield(.connected)
-        deliver(first, to: continuation, filter: &filter)
+        throttle.reset()
+        deliver(first, to: continuation, filter: &filter, throttle: &throttle)
         while !isStopped {
             guard wakeup.wait(for: connection.fileDescriptor, timeout: nil) else {
                 wakeup.drain()
                 continue
             }
-            deliver(try connection.readAvailable(), to: continuation, filter: &filter)
+            deliver(try connection.readAvailable(), to: continuation, filter: &filter, throttle: &throttle)
         }
     }
 
     private func deliver(
-        _ lines: [[UInt8]], to continuation: AsyncStream<LocationSourceEvent>.Continuation, filter: inout FixFilter
+        _ lines: [[UInt8]], to continuation: AsyncStream<LocationSourceEvent>.Continuation, filter: inout FixFilter,
+        throttle: inout UnchangedFixThrottle
     ) {
         for line in lines {
-            if let event = filter.event(forLine: line, source: kind) { continuation.yield(event) }
+            guard let event = filter.event(forLine: line, source: kind) else { continue }
+            if throttle.interval > .zero, state.withLock({ state in
+                defer { state.passNextFix = false }
+                return state.passNextFix
+            }) {
+                throttle.reset()
+            }
+            if throttle.passes(event) { continuation.yield(event) }
         }
     }
 

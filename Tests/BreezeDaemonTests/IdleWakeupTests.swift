@@ -39,4 +39,32 @@ import Glibc
         #expect(woken <= 1, "\(woken) context switches in 4 s of idle")
         await daemon.stop()
     }
+
+    @Test(.enabled(if: GPSFake.isAvailable, "needs gpsd"))
+    func aDaemonConnectedToASilentGpsdDoesNotWake() async throws {
+        // gpsd with no receiver (it wants a control socket then) greets and says nothing more.
+        let port = GPSFake.freePort()
+        let folder = try BreezedProcess.makeFolder()
+        let gpsd = try await ChildProcess.launch("/usr/sbin/gpsd", ["-N", "-S", String(port), "-F", folder + "/gpsd.sock"])
+        defer {
+            gpsd.terminate()
+            gpsd.waitUntilExit()
+        }
+        try "[location]\nfix_timeout=1\n".write(toFile: folder + "/breezed.conf", atomically: true, encoding: .utf8)
+        let daemon = try await BreezedProcess(folder: folder, [
+            "--config", folder + "/breezed.conf", "--gpsd", "127.0.0.1:\(port)", "--no-geoclue", "--offline",
+            "--fallback-city", "Bern", "--log-level", "info",
+        ])
+        // Connected, then a second without a fix: the fix timer has fired, and nothing is left to wait for.
+        #expect(await daemon.waitForLog("has no location yet", timeout: 30), "\(daemon.log())")
+        // The socket server trims its memory 2 s after the last activity (the start's own connection, the
+        // permission published): one wake-up, waited out.
+        try await Task.sleep(for: .seconds(3))
+        let pid = daemon.process.processIdentifier
+        let before = try switches(pid)
+        try await Task.sleep(for: .seconds(4))
+        let woken = try switches(pid) - before
+        #expect(woken <= 1, "\(woken) context switches in 4 s connected to a silent gpsd")
+        await daemon.stop()
+    }
 }

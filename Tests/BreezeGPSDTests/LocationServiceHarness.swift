@@ -18,9 +18,11 @@ struct LocationServiceHarness {
     /// - Parameter backoff: quick by default, so replays are not missed while the test's gpsd starts.
     init(
         port: Int, fixTimeout: Duration = .seconds(30), fallback: Place? = nil,
-        backoff: RetryBackoff = RetryBackoff(initial: 0.05, maximum: 0.25)
+        backoff: RetryBackoff = RetryBackoff(initial: 0.05, maximum: 0.25), unchangedFixInterval: Duration = .zero
     ) {
-        let source = TappedSource(GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: port), backoff: backoff))
+        let source = TappedSource(GPSDSource(
+            address: GPSDAddress(host: "127.0.0.1", port: port), backoff: backoff,
+            unchangedFixInterval: unchangedFixInterval))
         self.source = source
         let service = LocationService(
             sources: [source], geocoder: ReverseGeocoder(index: Self.index), fallback: fallback,

@@ -33,6 +33,18 @@ struct GPSD {
         throw BenchError( "gpsd did not listen on \(port) within 10 s")
     }
 
+    /// Waits (at most 10 s) until gpsd serves clients: its greeting reaches a new connection. The port accepts
+    /// connections (the kernel's backlog) while gpsd is still opening its receiver, for seconds; clients that
+    /// connected before this get their greetings just before it.
+    func waitServing() -> Bool {
+        guard let fd = connectTCP(port) else { return false }
+        defer { close(fd) }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 10_000) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, 0) == 1
+    }
+
     func stop() {
         process.signal(SIGKILL)
         process.waitUntilExit()
@@ -72,6 +84,31 @@ struct Breezed {
         while ContinuousClock.now < deadline {
             if TCPTableEntry.all().contains(where: { $0.remotePort == port && $0.state == "01" }) { return true }
             usleep(5_000)
+        }
+        return false
+    }
+
+    /// Waits (at most `seconds`) until breezed's PERMISSION says its source has no fix: with a silent receiver,
+    /// the fix timeout after connecting (30 s) has passed, and nothing is left to happen.
+    func waitNoFix(seconds: Int32) -> Bool {
+        guard let fd = UnixSocket.connect(to: socket) else { return false }
+        defer { close(fd) }
+        let hello = Array("{\"command\":\"watch\"}\n".utf8)
+        guard hello.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == hello.count else {
+            return false
+        }
+        let wanted = Array(#""reason":"no-fix""#.utf8)
+        let deadline = ContinuousClock.now + .seconds(Int(seconds))
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while ContinuousClock.now < deadline {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 200) >= 0 else { return false }
+            guard entry.revents != 0 else { continue }
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return false }
+            received += chunk[..<count]
+            if received.firstRange(of: wanted) != nil { return true }
         }
         return false
     }

@@ -206,7 +206,14 @@ for round in 0..<rounds {
         for (_, breezed) in started {
             guard breezed.waitConnected(to: gpsd.port) else { fatalError("breezed did not connect to gpsd") }
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        // Idle means nothing left to happen: gpsd has greeted every breezed (seconds after its port first accepts a
+        // connection), and each breezed's fix timeout after connecting has passed (a silent receiver has no fix).
+        guard gpsd.waitServing() else { fatalError("gpsd did not greet a client within 10 s") }
+        for (_, breezed) in started {
+            guard breezed.waitNoFix(seconds: 60) else { fatalError("breezed did not report the missing fix within 60 s") }
+        }
+        // The socket server trims its memory once it has been quiet for 2 s after a client (the one that waited).
+        Thread.sleep(forTimeInterval: 2.5)
         let processes = started.map { ($0.0, $0.1.pid) } + [("gpsd", gpsd.pid)]
         idle("gpsd connected and silent", processes)
 
