@@ -155,9 +155,9 @@ struct JSONParser {
             position += 1
             return String(decoding: bytes[start..<position - 1], as: UTF8.self)
         }
-        position = start
+        // An escape (or the end) comes first: the bytes read so far are the first run, not read again.
         var scalars = String.UnicodeScalarView()
-        var run = position
+        var run = start
         func flush(_ end: Int) {
             scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars)
         }

@@ -666,11 +666,7 @@ public final class SocketServer: Sendable {
             }
             guard let fd else { break }
             visited.append(fd)
-            switch takeUpLines(fd, visit: .queued) {
-            case .none, .waitingForLimits: break
-            case .unanswered: state.withLock { $0.fresh.append(fd) }
-            case .more: state.withLock { $0.backlog.append(fd) }
-            }
+            queue(fd, takeUpLines(fd, visit: .queued))
         }
         guard !visited.isEmpty else { return }
         servePending()
