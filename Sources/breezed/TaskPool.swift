@@ -6,7 +6,7 @@ import Glibc
 /// Why not Dispatch's global executor: on Linux, the first task it runs registers a worker thread with libdispatch's
 /// thread-pool monitor, which then polls the pool once a second for the life of the process (a timer on
 /// libdispatch's manager thread, `_dispatch_workq_monitor_pools`): a daemon with nothing to do woke 60 times a
-/// minute. The pool's threads sleep on a condition variable; one of them (the timekeeper), and only one, until the
+/// minute. The pool's threads sleep each on its own parker; one of them (the timekeeper), and only one, until the
 /// earliest delayed job, so that a timer coming due wakes one thread, not every idle one.
 struct DaemonExecutors: ExecutorFactory {
     static var mainExecutor: any MainExecutor { PlatformExecutorFactory.mainExecutor }
@@ -15,18 +15,16 @@ struct DaemonExecutors: ExecutorFactory {
 
 /// A fixed set of threads running jobs in the order given, and delayed jobs (`Task.sleep`) at their deadlines.
 final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-    // @unchecked: `ready`, `head`, `delayed`, `running`, `idle`, `permits` and `timekeeping` are touched only with
-    // `mutex` held; the pointers are set once.
+    // @unchecked: `ready`, `head`, `delayed`, `running`, `idle` and `timekeeper` are touched only with `mutex` held;
+    // the pointer and `parkers` are set once.
 
     /// As many threads as processors (at least two), as Dispatch's global executor is wide.
     static let shared = TaskPool(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Idle threads wait on this, untimed, for a job to be ready.
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    /// The timekeeper waits on this until the earliest delayed job (CLOCK_MONOTONIC), or for a job to be ready when
-    /// no other thread is idle, or for an earlier deadline.
-    private let timerCondition: UnsafeMutablePointer<pthread_cond_t>
+    /// Where each thread sleeps, by the thread's number. A thread is woken through its own parker, after `mutex` is
+    /// let go (Parker.swift says why).
+    private let parkers: [Parker]
     /// Jobs to run, from `head` on (taken from the front without moving the rest).
     private var ready: [UnownedJob] = []
     private var head = 0
@@ -34,38 +32,40 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     private var delayed: [(deadline: UInt64, job: UnownedJob)] = []
     /// Threads not waiting: running a job, or about to take the next.
     private var running = 0
-    /// Threads waiting on `condition` and not yet woken. Waking one moves it from here to `permits` at once, so
+    /// Threads sleeping untimed until a job is ready, the last to sleep last. Waking one takes it off at once, so
     /// that a second job enqueued before the first thread runs wakes another thread, not the same one again.
-    private var idle = 0
-    /// Wake-ups given to idle threads and not yet taken (each waiting thread leaves only with one).
-    private var permits = 0
-    /// A thread waits on `timerCondition` for the earliest delayed job. While none does (every thread is running a
+    private var idle: [Int] = []
+    /// The thread sleeping until the earliest delayed job, if one is. While none does (every thread is running a
     /// job), the first to finish its job becomes the timekeeper: delayed jobs are late by at most a job's length.
-    private var timekeeping = false
+    private var timekeeper: Int?
 
     private init(threads: Int) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        timerCondition = .allocate(capacity: 1)
-        timerCondition.initialize(to: pthread_cond_t())
-        pthread_cond_init(timerCondition, &attributes)
-        pthread_condattr_destroy(&attributes)
-        for _ in 0..<threads {
+        parkers = (0..<threads).map { _ in Parker() }
+        idle.reserveCapacity(threads)
+        for number in 0..<threads {
             var thread = pthread_t()
-            let pool = Unmanaged.passRetained(self).toOpaque()
-            let created = pthread_create(&thread, nil, { pool in
-                Unmanaged<TaskPool>.fromOpaque(pool!).takeRetainedValue().work()
+            let start = Unmanaged.passRetained(Start(pool: self, number: number)).toOpaque()
+            let created = pthread_create(&thread, nil, { start in
+                let start = Unmanaged<Start>.fromOpaque(start!).takeRetainedValue()
+                start.pool.work(number: start.number)
                 return nil
-            }, pool)
+            }, start)
             guard created == 0 else { fatalError("the task pool could not start a thread: \(created)") }
             pthread_detach(thread)
+        }
+    }
+
+    /// What a new thread is given: its pool and its number.
+    private final class Start {
+        let pool: TaskPool
+        let number: Int
+
+        init(pool: TaskPool, number: Int) {
+            self.pool = pool
+            self.number = number
         }
     }
 
@@ -76,8 +76,9 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
         // A thread that is running takes the job when it is done with its own; another is woken only for jobs
         // beyond those (a wake-up per job doubled the context switches of a fix's work, which is a chain of short
         // jobs, each enqueued by the one before).
-        if ready.count - head > running { wakeOne() }
+        let woken = ready.count - head > running ? wakeOne() : nil
         pthread_mutex_unlock(mutex)
+        woken?.unpark()
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
@@ -97,14 +98,16 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
         let index = delayed.firstIndex { $0.deadline > deadline } ?? delayed.endIndex
         delayed.insert((deadline, job), at: index)
         // A new earliest deadline: the timekeeper waits again for this one; with none, an idle thread becomes it.
+        var woken: Parker?
         if index == 0 {
-            if timekeeping {
-                pthread_cond_signal(timerCondition)
-            } else {
-                wakeIdle()
+            if let timekeeper {
+                woken = parkers[timekeeper]
+            } else if let number = idle.popLast() {
+                woken = parkers[number]
             }
         }
         pthread_mutex_unlock(mutex)
+        woken?.unpark()
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
@@ -117,20 +120,22 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    private func work() {
+    private func work(number: Int) {
         pthread_mutex_lock(mutex)
         running += 1
         pthread_mutex_unlock(mutex)
         while true {
             pthread_mutex_lock(mutex)
-            let job = next()
+            let (job, woken) = next(number: number)
             pthread_mutex_unlock(mutex)
+            woken?.unpark()
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 
-    /// The next job to run, waiting for one; `mutex` held.
-    private func next() -> UnownedJob {
+    /// The next job for thread `number` to run, waiting for one, and the thread to wake for the jobs left beyond it
+    /// (unparked once `mutex` is let go); `mutex` held.
+    private func next(number: Int) -> (UnownedJob, Parker?) {
         while true {
             let now = Self.now()
             while let first = delayed.first, first.deadline <= now {
@@ -139,43 +144,41 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
             if head < ready.count {
                 let job = ready[head]
                 head += 1
+                var woken: Parker?
                 if head == ready.count {
                     ready.removeAll(keepingCapacity: ready.count <= 1_024)
                     head = 0
                 } else if ready.count - head >= running {
                     // More are ready than the other running threads take (delayed jobs come due together).
-                    wakeOne()
+                    woken = wakeOne()
                 }
-                return job
+                return (job, woken)
             }
             running -= 1
-            if let first = delayed.first, !timekeeping {
-                timekeeping = true
-                var until = timespec(
-                    tv_sec: Int(first.deadline / 1_000_000_000), tv_nsec: Int(first.deadline % 1_000_000_000))
-                pthread_cond_timedwait(timerCondition, mutex, &until)
-                timekeeping = false
+            if let first = delayed.first, timekeeper == nil {
+                timekeeper = number
+                pthread_mutex_unlock(mutex)
+                parkers[number].park(until: first.deadline)
+                pthread_mutex_lock(mutex)
+                timekeeper = nil
             } else {
-                idle += 1
-                repeat { pthread_cond_wait(condition, mutex) } while permits == 0
-                permits -= 1
+                idle.append(number)
+                // A wake-up kept from an earlier turn (as timekeeper) may end a park early: sleep again until a
+                // waker has taken this thread off the idle list.
+                repeat {
+                    pthread_mutex_unlock(mutex)
+                    parkers[number].park(until: nil)
+                    pthread_mutex_lock(mutex)
+                } while idle.contains(number)
             }
             running += 1
         }
     }
 
-    /// Wakes a waiting thread for a ready job: an idle one, else the timekeeper; `mutex` held.
-    private func wakeOne() {
-        if !wakeIdle(), timekeeping { pthread_cond_signal(timerCondition) }
-    }
-
-    /// Wakes an idle thread, if there is one; `mutex` held.
-    @discardableResult
-    private func wakeIdle() -> Bool {
-        guard idle > 0 else { return false }
-        idle -= 1
-        permits += 1
-        pthread_cond_signal(condition)
-        return true
+    /// Takes a waiting thread off for a ready job: an idle one, else the timekeeper (which looks at the ready jobs
+    /// before it waits again); `mutex` held. The caller unparks it once `mutex` is let go.
+    private func wakeOne() -> Parker? {
+        if let number = idle.popLast() { return parkers[number] }
+        return timekeeper.map { parkers[$0] }
     }
 }

@@ -100,6 +100,9 @@ func ingest(_ label: String, _ motion: Receiver.Motion, receiver: Receiver, _ pr
         let measured = window.finish()
         record("ingest CPU ms/1000 fixes, \(label)", column, measured.cpu * 1_000 * per)
         record("ingest switches/1000 fixes, \(label)", column, Double(measured.switches) * per)
+        for (name, switches) in measured.byName where switches > 0 {
+            record("ingest switches/1000 fixes, \(label), by thread: \(name)", column, Double(switches) * per)
+        }
     }
 }
 
