@@ -62,7 +62,7 @@ let package = Package(
             dependencies: [
                 "BreezeCore", "BreezeSystem", "BreezePlaces", "BreezeGPSD", "BreezeGeoClue", "BreezeLocation", "BreezeWeb",
                 "BreezeData",
-                "BreezeProtocol", "BreezeServer", "BreezeMQTT",
+                "BreezeProtocol", "BreezeServer", "BreezeMQTT", "CEpoll",
             ]),
         // Linked with lld, its relative relocations packed (DT_RELR, glibc 2.36): the Swift runtime and Foundation
         // linked in statically carry about 40,000 pointers to relocate at each start; as RELA entries (930 KiB) the

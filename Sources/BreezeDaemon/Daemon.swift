@@ -222,9 +222,9 @@ public actor Daemon {
                 guard let interval = systemd.watchdogInterval else { return }
                 while (try? await Task.sleep(for: interval)) != nil { systemd.notify("WATCHDOG=1") }
             }
-            await waitForStop(signals, reload: reload)
+            let stopSignal = await waitForStop(signals, reload: reload)
             // In reverse: no more data fetched, no more clients heard, then the location sources.
-            logger.notice("daemon.stopping", ["signal": "TERM"])
+            logger.notice("daemon.stopping", ["signal": stopSignal == SIGINT ? "INT" : "TERM"])
             systemd.notify("STOPPING=1")
             stopping = true
             placeFetch?.cancel()
@@ -245,18 +245,19 @@ public actor Daemon {
         return 0
     }
 
-    /// Answers SIGHUP with a reload until SIGTERM or SIGINT arrives.
+    /// Answers SIGHUP with a reload until SIGTERM or SIGINT arrives; returns which (SIGTERM if the stream ends).
     private func waitForStop(
         _ signals: AsyncStream<Int32>, reload: @Sendable () -> Result<DaemonConfiguration, ConfigurationError>
-    ) async {
+    ) async -> Int32 {
         for await signal in signals {
-            guard signal == SIGHUP else { return }
+            guard signal == SIGHUP else { return signal }
             switch reload() {
             case .success(let newConfiguration): applyReload(newConfiguration)
             case .failure(let error):
                 logger.error("config.reload_failed", ["error": error, "kept": "the running configuration"])
             }
         }
+        return SIGTERM
     }
 
     /// Logs the fixes the location service rejected: a broken gpsd can send nothing else, so one line per interval,

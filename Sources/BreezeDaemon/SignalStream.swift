@@ -1,54 +1,56 @@
+import CEpoll
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Signals as an async stream. A handler installed at once writes each signal's number into a pipe (all it does:
-/// `write` is safe in a signal handler); a Dispatch read source turns the pipe's bytes into the stream, so handling
-/// a signal is ordinary code.
+/// Signals as an async stream. A handler installed at once marks each signal pending and wakes an eventfd (all it
+/// does: an atomic `or` and `write` are safe in a signal handler); a Dispatch read source turns what is pending into
+/// the stream, so handling a signal is ordinary code.
 ///
 /// Why not a Dispatch signal source: it installs its handler on Dispatch's manager thread some time after `resume`,
 /// and a signal that came before then found the signal ignored (as it had to be meanwhile, or it would end the
-/// process) and was lost: one `breezed` in about eight, stopped right after READY=1, never stopped. A byte in the pipe
+/// process) and was lost: one `breezed` in about eight, stopped right after READY=1, never stopped. A pending mark
 /// waits for its reader, however late that is registered.
+///
+/// A signal that comes again before it is read is read once (a second TERM or HUP says nothing the first did not).
+/// HUP is read before TERM and INT: a reload asked for together with a stop is not made after it.
 public enum SignalStream {
     /// Starts listening to `signals` (each taken from its default action now) and returns them as they come. Made
-    /// once per process: the handler has one pipe.
+    /// once per process: the handler has one eventfd.
     public static func make(_ signals: [Int32]) -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            // No descriptors left at start: the signals keep their default actions (TERM and INT still end breezed,
-            // only not cleanly), rather than being ignored.
-            continuation.finish()
+        let wakeup = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wakeup >= 0 else {
+            // No descriptor left at start: the signals keep their default actions (TERM and INT still end breezed,
+            // only not cleanly, and HUP too), rather than being ignored; the stream stays open and says nothing.
+            _ = continuation
             return stream
         }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        signalPipeWriteEnd = ends[1]
+        _ = pendingSignals.load(ordering: .relaxed)  // made before the handler can need it
+        signalWakeup = wakeup
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { number in
+            guard number > 0, number < 64 else { return }
             let saved = errno
-            var byte = UInt8(truncatingIfNeeded: number)
-            _ = write(signalPipeWriteEnd, &byte, 1)
+            pendingSignals.bitwiseOr(1 << UInt64(number), ordering: .sequentiallyConsistent)
+            var one: UInt64 = 1
+            _ = write(signalWakeup, &one, 8)
             errno = saved
         }
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
         for number in signals { sigaction(number, &action, nil) }
 
-        let readEnd = ends[0]
-        let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "breeze.signals"))
+        let order = signals.sorted { ($0 == SIGHUP ? 0 : 1, $0) < ($1 == SIGHUP ? 0 : 1, $1) }
+        let source = DispatchSource.makeReadSource(fileDescriptor: wakeup, queue: DispatchQueue(label: "breeze.signals"))
         source.setEventHandler {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            while true {
-                let count = bytes.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-                guard count > 0 else { break }
-                for byte in bytes[..<count] { continuation.yield(Int32(byte)) }
-            }
+            var count: UInt64 = 0
+            _ = read(wakeup, &count, 8)
+            let pending = pendingSignals.exchange(0, ordering: .sequentiallyConsistent)
+            for number in order where pending & (1 << UInt64(number)) != 0 { continuation.yield(number) }
         }
         source.resume()
         let keep = SourceBox(source)
@@ -64,5 +66,7 @@ public enum SignalStream {
     }
 }
 
-/// The pipe's end the signal handler writes to; set before the handler is installed, never changed after.
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+/// Signals caught and not yet read, one bit each.
+private let pendingSignals = Atomic<UInt64>(0)
+/// The eventfd the signal handler wakes; set before the handler is installed, never changed after.
+nonisolated(unsafe) private var signalWakeup: Int32 = -1
