@@ -12,6 +12,8 @@ final class GPSDConnection {
     private var isOpen = false
     let address: GPSDAddress
     private var framer = GPSDLineFramer()
+    /// Where each `recv` lands: one buffer for the connection's life, not one allocated and zeroed per read.
+    private var chunk = [UInt8](repeating: 0, count: 8_192)
     /// How much one `readAvailable` reads at most: a gpsd sending faster than its lines are used is read in turns,
     /// never into one ever-growing batch.
     static let maximumBytesPerRead = 65_536
@@ -75,7 +77,6 @@ final class GPSDConnection {
     /// the socket itself, without blocking; throws when the connection is gone.
     func readAvailable() throws(GPSDError) -> [[UInt8]] {
         var lines: [[UInt8]] = []
-        var chunk = [UInt8](repeating: 0, count: 8_192)
         var total = 0
         while total < Self.maximumBytesPerRead {
             let received: Int?

@@ -45,16 +45,16 @@ public final class GPSDSource: LocationSource {
     }
 
     public func events() -> AsyncStream<LocationSourceEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LocationSourceEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let queue = SourceEventQueue()
+        let stream = queue.stream(ended: { [weak self] in self?.stop() })
         guard state.withLock({ $0.lifecycle.start() }) else {
-            continuation.finish()
+            queue.finish()
             return stream
         }
         DedicatedThread.start(name: "breeze.gpsd") { [self] in
-            self.run(continuation)
-            continuation.finish()
+            self.run(queue)
+            queue.finish()
         }
-        continuation.onTermination = { [weak self] _ in self?.stop() }
         return stream
     }
 
@@ -74,16 +74,16 @@ public final class GPSDSource: LocationSource {
 
     // MARK: - The thread
 
-    private func run(_ continuation: AsyncStream<LocationSourceEvent>.Continuation) {
+    private func run(_ events: SourceEventQueue) {
         var backoff = self.backoff
         var filter = FixFilter()
         var throttle = UnchangedFixThrottle(interval: unchangedFixInterval)
         while !isStopped {
-            continuation.yield(.connecting)
+            events.yield(.connecting)
             do {
-                try session(continuation, backoff: &backoff, filter: &filter, throttle: &throttle)
+                try session(events, backoff: &backoff, filter: &filter, throttle: &throttle)
             } catch {
-                continuation.yield(.lost(Self.reason(for: error, address: address)))
+                events.yield(.lost(Self.reason(for: error, address: address)))
             }
             if isStopped { break }
             waitForBackoff(seconds: backoff.nextDelay())
@@ -113,7 +113,7 @@ public final class GPSDSource: LocationSource {
     /// One connection, from connect to loss. Connecting and the first read count as one attempt: right after a
     /// restart, or when gpsd has no free client slots, the connect succeeds and the first read fails.
     private func session(
-        _ continuation: AsyncStream<LocationSourceEvent>.Continuation, backoff: inout RetryBackoff,
+        _ events: SourceEventQueue, backoff: inout RetryBackoff,
         filter: inout FixFilter, throttle: inout UnchangedFixThrottle
     ) throws(GPSDError) {
         let connection = try GPSDConnection(address: address)
@@ -132,20 +132,20 @@ public final class GPSDSource: LocationSource {
         }
         backoff.reset()
         filter.reset()
-        continuation.yield(.connected)
+        events.yield(.connected)
         throttle.reset()
-        deliver(first, to: continuation, filter: &filter, throttle: &throttle)
+        deliver(first, to: events, filter: &filter, throttle: &throttle)
         while !isStopped {
             guard wakeup.wait(for: connection.fileDescriptor, timeout: nil) else {
                 wakeup.drain()
                 continue
             }
-            deliver(try connection.readAvailable(), to: continuation, filter: &filter, throttle: &throttle)
+            deliver(try connection.readAvailable(), to: events, filter: &filter, throttle: &throttle)
         }
     }
 
     private func deliver(
-        _ lines: [[UInt8]], to continuation: AsyncStream<LocationSourceEvent>.Continuation, filter: inout FixFilter,
+        _ lines: [[UInt8]], to events: SourceEventQueue, filter: inout FixFilter,
         throttle: inout UnchangedFixThrottle
     ) {
         for line in lines {
@@ -156,7 +156,7 @@ public final class GPSDSource: LocationSource {
             }) {
                 throttle.reset()
             }
-            if throttle.passes(event) { continuation.yield(event) }
+            if throttle.passes(event) { events.yield(event) }
         }
     }
 
