@@ -2,7 +2,9 @@
 // run, binary sizes. Medians over rounds; within a round both daemons run at once on the same receiver and clients.
 //
 //   lean-bench [--rounds N] [--idle-seconds S] [--fixes N] [--replay-epochs N] [--requests N] [--runs N]
-//              [--breezed PATH] [--baseline PATH]
+//              [--starts N] [--breezed PATH] [--baseline PATH]
+//
+// Start to READY=1 is the median of 1 + --starts starts of each daemon a round.
 //
 // --baseline measures a second breezed (a build from before a change) beside the first, in the same phases.
 //
@@ -26,6 +28,7 @@ let fixes = option("--fixes", 1_000)
 let replayEpochs = option("--replay-epochs", 3_600)
 let requestCount = option("--requests", 2_000)
 let runs = option("--runs", 20)
+let startSamples = option("--starts", 5)
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
@@ -158,6 +161,24 @@ for round in 0..<rounds {
 
         idle("no source", processes)
 
+        // More starts than the one each contender needs for the round, alternating: the round's own start comes
+        // right after the last round's teardown (processes ending, their memory freed), and one sample a round
+        // showed that moment as much as the start itself.
+        for sample in 0..<startSamples {
+            for which in sample % 2 == 0 ? order.reversed() : order {
+                if which == contenders.count {
+                    let extra = try GPSD.start(device: nil, in: work)
+                    record("start to listening (gpsd) / READY=1 (breezed) ms", "gpsd", extra.startMilliseconds)
+                    extra.stop()
+                } else {
+                    let extra = try Breezed.start(
+                        binary: contenders[which].1, gpsd: nil, in: work + "/start\(sample)-\(which)")
+                    record("start to listening (gpsd) / READY=1 (breezed) ms", contenders[which].0, extra.readyMilliseconds)
+                    extra.stop()
+                }
+            }
+        }
+
         for crowdSize in [0, 1_000] {
             for (column, breezed) in (round % 2 == 0 ? started : started.reversed()) {
                 roundTrips(breezed.socket, column: column, crowd: crowdSize)
@@ -278,8 +299,8 @@ func number(_ value: Double) -> String {
 }
 let figures = collected.all
 print("")
-print("medians of \(rounds) rounds (breezectl: \(runs) runs a round); idle windows \(idleSeconds) s; \(fixes) fixes per "
-      + "ingest; \(requestCount) requests per round trip figure")
+print("medians of \(rounds) rounds (breezectl: \(runs) runs a round; starts: \(1 + startSamples) a round); idle windows "
+      + "\(idleSeconds) s; \(fixes) fixes per ingest; \(requestCount) requests per round trip figure")
 for (column, binary) in contenders { print("\(column): \(binary)") }
 print(row("", columns, "target", "breezed"))
 for name in figures.keys.sorted() {
