@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "BreezeData", dependencies: ["BreezeCore", "BreezeWeb", "BreezeSystem"]),
 
         // Composition: the location service decides where we are, from the sources and the places index.
-        .target(name: "BreezeLocation", dependencies: ["BreezeCore", "BreezePlaces"]),
+        .target(name: "BreezeLocation", dependencies: ["BreezeCore", "BreezePlaces", "BreezeSystem"]),
 
         // The composition root: the daemon's wiring, configuration, state store and systemd integration.
         .target(

@@ -1,4 +1,5 @@
 import BreezeCore
+import BreezeSystem
 import Synchronization
 
 /// The events of gpsd's thread on their way to the one task reading them, as `events()`'s stream.
@@ -11,84 +12,46 @@ final class SourceEventQueue: Sendable {
     /// Events held for a reader that is behind.
     static let limit = 256
 
-    private struct State {
-        var events: [LocationSourceEvent] = []
-        var waiter: UnsafeContinuation<LocationSourceEvent?, Never>?
-        var finished = false
-    }
-
-    private let state = Mutex(State())
+    private let mailbox = EventMailbox<LocationSourceEvent>()
 
     /// Hands `event` to the reader. Dropped once the queue is finished.
     func yield(_ event: LocationSourceEvent) {
-        let waiter = state.withLock { state -> UnsafeContinuation<LocationSourceEvent?, Never>? in
-            guard !state.finished else { return nil }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
-            }
-            if state.events.count >= Self.limit { state.events.removeFirst() }
-            state.events.append(event)
-            return nil
+        mailbox.post(event) { queued, event in
+            if queued.count >= Self.limit { queued.removeFirst() }
+            queued.append(event)
         }
-        waiter?.resume(returning: event)
     }
 
     /// Ends the stream once the reader has taken what is queued.
     func finish() {
-        let waiter = state.withLock { state in
-            state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: nil)
+        mailbox.finish()
     }
 
     /// The events as a stream. `ended` runs once the reader is gone: its task cancelled, or the stream dropped.
     func stream(ended: @escaping @Sendable () -> Void) -> AsyncStream<LocationSourceEvent> {
-        let reader = Reader(queue: self, ended: ended)
+        let reader = Reader(mailbox: mailbox, ended: ended)
         return AsyncStream(unfolding: { await reader.next() }, onCancel: { reader.end() })
     }
 
     /// The stream's side: takes events, and tells the source when nobody reads any more.
     private final class Reader: Sendable {
-        let queue: SourceEventQueue
+        let mailbox: EventMailbox<LocationSourceEvent>
         private let ended: @Sendable () -> Void
         private let done = Atomic(false)
 
-        init(queue: SourceEventQueue, ended: @escaping @Sendable () -> Void) {
-            self.queue = queue
+        init(mailbox: EventMailbox<LocationSourceEvent>, ended: @escaping @Sendable () -> Void) {
+            self.mailbox = mailbox
             self.ended = ended
         }
 
         deinit { end() }
 
         func next() async -> LocationSourceEvent? {
-            await queue.next()
+            await mailbox.next()
         }
 
         func end() {
             if !done.exchange(true, ordering: .relaxed) { ended() }
-        }
-    }
-
-    private func next() async -> LocationSourceEvent? {
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
-                let ready = state.withLock { state -> LocationSourceEvent?? in
-                    if !state.events.isEmpty { return .some(state.events.removeFirst()) }
-                    if state.finished || Task.isCancelled { return .some(nil) }
-                    state.waiter = continuation
-                    return .none
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: nil)
         }
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import BreezeSystem
 
 /// The location service's events on their way to the one reader, with a bound: a position waiting to be read is
 /// replaced by a newer one rather than queued behind it, so a flood of fixes leaves one position pending, not one
@@ -8,72 +8,34 @@ final class LocationEventQueue: Sendable {
     /// a few per source connection; past the bound the oldest position goes first, then the oldest event.
     static let limit = 64
 
-    private struct State {
-        var events: [LocationServiceEvent] = []
-        var waiter: CheckedContinuation<LocationServiceEvent?, Never>?
-        var finished = false
-    }
-
-    private let state = Mutex(State())
+    private let mailbox = EventMailbox<LocationServiceEvent>()
 
     /// The events as the one stream the service hands out.
     func stream() -> AsyncStream<LocationServiceEvent> {
-        AsyncStream(unfolding: { [self] in await next() })
+        AsyncStream(unfolding: { [mailbox] in await mailbox.next() })
     }
 
     func append(_ event: LocationServiceEvent) {
-        let waiter = state.withLock { state -> CheckedContinuation<LocationServiceEvent?, Never>? in
-            guard !state.finished else { return nil }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
+        mailbox.post(event) { events, event in
+            if case .position = event, case .position? = events.last {
+                events[events.count - 1] = event
+                return
             }
-            if case .position = event, case .position? = state.events.last {
-                state.events[state.events.count - 1] = event
-                return nil
+            if events.count >= Self.limit {
+                let oldestPosition = events.firstIndex { if case .position = $0 { true } else { false } }
+                events.remove(at: oldestPosition ?? 0)
             }
-            if state.events.count >= Self.limit {
-                let oldestPosition = state.events.firstIndex { if case .position = $0 { true } else { false } }
-                state.events.remove(at: oldestPosition ?? 0)
-            }
-            state.events.append(event)
-            return nil
+            events.append(event)
         }
-        waiter?.resume(returning: event)
     }
 
     /// Ends the stream once the reader has taken what is queued.
     func finish() {
-        let waiter = state.withLock { state in
-            state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: nil)
+        mailbox.finish()
     }
 
     /// Events queued now (for tests of the bound).
     var count: Int {
-        state.withLock { $0.events.count }
-    }
-
-    private func next() async -> LocationServiceEvent? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> LocationServiceEvent?? in
-                    if !state.events.isEmpty { return .some(state.events.removeFirst()) }
-                    if state.finished || Task.isCancelled { return .some(nil) }
-                    state.waiter = continuation
-                    return .none
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: nil)
-        }
+        mailbox.count
     }
 }
