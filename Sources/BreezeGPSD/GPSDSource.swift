@@ -46,11 +46,12 @@ public final class GPSDSource: LocationSource {
 
     public func events() -> AsyncStream<LocationSourceEvent> {
         let queue = SourceEventQueue()
-        let stream = queue.stream(ended: { [weak self] in self?.stop() })
         guard state.withLock({ $0.lifecycle.start() }) else {
+            // Started before (or stopped): an empty stream, whose end stops nothing.
             queue.finish()
-            return stream
+            return queue.stream(ended: {})
         }
+        let stream = queue.stream(ended: { [weak self] in self?.stop() })
         DedicatedThread.start(name: "breeze.gpsd") { [self] in
             self.run(queue)
             queue.finish()
