@@ -167,7 +167,9 @@ for round in 0..<rounds {
         for sample in 0..<startSamples {
             for which in sample % 2 == 0 ? order.reversed() : order {
                 if which == contenders.count {
-                    let extra = try GPSD.start(device: nil, in: work)
+                    // A folder of its own: the round's gpsd keeps its control socket.
+                    let extraFolder = folder("round\(round)/gpsd-start\(sample)")
+                    let extra = try GPSD.start(device: nil, in: extraFolder)
                     record("start to listening (gpsd) / READY=1 (breezed) ms", "gpsd", extra.startMilliseconds)
                     extra.stop()
                 } else {
