@@ -1,7 +1,7 @@
 /// A JSON value from one gpsd report line, parsed strictly (RFC 8259): libgps's own parser reads `0x2E` as 0 and
 /// `-33.86abc` as -33.86, so a line is used only when all of it is valid JSON.
 enum GPSDJSON: Equatable, Sendable {
-    case object([String: GPSDJSON])
+    case object(GPSDObject)
     case array([GPSDJSON])
     case string(String)
     case number(Double)
@@ -66,8 +66,7 @@ enum GPSDJSON: Equatable, Sendable {
 
         private mutating func object(depth: Int) -> GPSDJSON? {
             index += 1
-            // Room for a TPV's members (about twenty) from the start: growing rehashes every key each time.
-            var members = [String: GPSDJSON](minimumCapacity: 24)
+            var members = GPSDObject()
             skipWhitespace()
             if peek() == UInt8(ascii: "}") {
                 index += 1
@@ -80,7 +79,7 @@ enum GPSDJSON: Equatable, Sendable {
                 guard peek() == UInt8(ascii: ":") else { return nil }
                 index += 1
                 // A repeated key is refused: two readers of the same line could otherwise disagree on its value.
-                guard let member = value(depth: depth + 1), members.updateValue(member, forKey: key) == nil else {
+                guard let member = value(depth: depth + 1), members.insert(key, member) else {
                     return nil
                 }
                 skipWhitespace()
@@ -125,7 +124,7 @@ enum GPSDJSON: Equatable, Sendable {
             var end = index
             while end < bytes.count, bytes[end] != quote, bytes[end] != backslash, bytes[end] >= 0x20 { end += 1 }
             if end < bytes.count, bytes[end] == quote {
-                guard let text = String(validating: bytes[index..<end], as: UTF8.self) else { return nil }
+                guard let text = Self.text(bytes, index..<end) else { return nil }
                 index = end + 1
                 return text
             }
@@ -167,6 +166,16 @@ enum GPSDJSON: Equatable, Sendable {
                 }
             }
             return nil
+        }
+
+        /// `bytes[range]` as text, when they are valid UTF-8. ASCII, nearly every string gpsd sends, is taken as it
+        /// is: validating it through the generic path costs more than the rest of the string's parse.
+        private static func text(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+            bytes.withUnsafeBufferPointer { all in
+                let part = UnsafeBufferPointer(rebasing: all[range])
+                return part.allSatisfy { $0 < 0x80 }
+                    ? String(decoding: part, as: UTF8.self) : String(validating: part, as: UTF8.self)
+            }
         }
 
         /// The four hex digits after `\u`, and a low surrogate's escape after a high one.
@@ -223,7 +232,10 @@ enum GPSDJSON: Equatable, Sendable {
                 if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
                 guard digits() else { return nil }
             }
-            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            // The grammar above let through only ASCII.
+            let text = bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self)
+            }
             guard let value = Double(text), value.isFinite else { return nil }
             return value
         }

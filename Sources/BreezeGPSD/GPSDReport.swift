@@ -24,13 +24,14 @@ enum GPSDReport: Equatable, Sendable {
             throw GPSDReportError(field: "class", "missing or not a string")
         }
         guard kind == "TPV" else { return .other(kind) }
+        let mode: FixMode
         switch try integer(report, "mode") {
         case 0: return .other(kind)
         case 1: return .noFix
-        case 2, 3: break
-        case let mode: throw GPSDReportError(field: "mode", "\(mode) is not 0, 1, 2 or 3")
+        case 2: mode = .twoD
+        case 3: mode = .threeD
+        case let other: throw GPSDReportError(field: "mode", "\(other) is not 0, 1, 2 or 3")
         }
-        let mode: FixMode = try integer(report, "mode") == 3 ? .threeD : .twoD
         let latitude = try number(report, "lat", in: -90...90)
         let longitude = try number(report, "lon", in: -180...180)
         guard let latitude, let longitude else {
@@ -60,7 +61,7 @@ enum GPSDReport: Equatable, Sendable {
             track: try number(report, "track", in: 0..<360)))
     }
 
-    private static func integer(_ report: [String: GPSDJSON], _ field: String) throws(GPSDReportError) -> Int {
+    private static func integer(_ report: GPSDObject, _ field: String) throws(GPSDReportError) -> Int {
         guard case .number(let value)? = report[field] else {
             throw GPSDReportError(field: field, report[field] == nil ? "missing" : "not a number")
         }
@@ -69,7 +70,7 @@ enum GPSDReport: Equatable, Sendable {
     }
 
     private static func number(
-        _ report: [String: GPSDJSON], _ field: String, in range: some RangeExpression<Double>
+        _ report: GPSDObject, _ field: String, in range: some RangeExpression<Double>
     ) throws(GPSDReportError) -> Double? {
         switch report[field] {
         case nil: return nil

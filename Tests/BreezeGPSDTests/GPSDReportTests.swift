@@ -103,6 +103,25 @@ import Testing
         #expect(refused?.contains(named) == true, "\(String(describing: refused))")
     }
 
+    /// A key given twice makes the line no report, however it is spelled and wherever it is: early or late in a long
+    /// object (repeats are found by comparing keys in turn up to 32 members, through a set past that), or inside a
+    /// nested object.
+    @Test func refusesAKeyGivenTwiceWhereverItIs() {
+        let filler = (0..<40).map { #""x\#($0)":\#($0)"# }.joined(separator: ",")
+        let long = #"{"class":"TPV","mode":3,"lat":46.5,"lon":7.5,"# + filler
+        #expect(usedFix(long + "}")?.coordinate == Coordinate(latitude: 46.5, longitude: 7.5))
+        for line in [
+            long + #","lat":1}"#,  // the repeat past the 32nd member
+            long + #","x39":1}"#,
+            #"{"class":"TPV","mode":3,"l\u0061t":46.5,"lat":46.5,"lon":7.5}"#,  // the same key once escaped
+            #"{"class":"SKY","satellites":[{"PRN":1,"used":true,"PRN":2}]}"#,
+        ] {
+            #expect(rejection(line)?.contains("not a JSON object") == true, "accepted: \(line)")
+        }
+        // Keys that only look alike are different keys.
+        #expect(usedFix(#"{"class":"TPV","mode":3,"lat":46.5,"Lat":1,"lat ":2,"lon":7.5}"#) != nil)
+    }
+
     @Test func refusesNestingDeeperThanAnyReport() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(rejection(#"{"class":"TPV","x":"# + deep + "}")?.contains("not a JSON object") == true)
