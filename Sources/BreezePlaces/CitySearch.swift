@@ -78,7 +78,9 @@ public struct CitySearch: Sendable {
 
     /// The best score found so far for each place.
     struct Scores {
-        var entries: [UInt32: (score: Double, alternate: Bool)] = [:]
+        /// Room from the start for a ranked prefix's matches (`rankedPrefixDepth` and the whole-name ones): growing
+        /// from empty moved every entry five times a search.
+        var entries = [UInt32: (score: Double, alternate: Bool)](minimumCapacity: 2 * CitySearch.rankedPrefixDepth)
 
         mutating func add(_ place: UInt32, score: Double, alternate: Bool) {
             if let current = entries[place], current.score >= score { return }
