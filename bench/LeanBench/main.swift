@@ -6,6 +6,9 @@
 //
 // Start to READY=1 is the median of 1 + --starts starts of each daemon a round.
 //
+// Round trips are measured three ways (`Placement`): where the scheduler puts client and server, both pinned to one
+// processor, and pinned to two. Beside them, the floor: a thread that writes each line straight back.
+//
 // --baseline measures a second breezed (a build from before a change) beside the first, in the same phases.
 //
 // Run in release mode (scripts/bench). A shared machine is noisy: compare figures from one run.
@@ -109,8 +112,11 @@ func ingest(_ label: String, _ motion: Receiver.Motion, receiver: Receiver, _ pr
     }
 }
 
+/// The round trip of a server that does nothing but answer (`EchoServer`), kept in a column of its own.
+let floorFigure = "round trip µs, floor (a thread echoing lines), 0 other clients"
+
 /// Round trips of `version`, `lookup` and `search` on one connection, with `crowd` other clients connected.
-func roundTrips(_ socket: String, column: String, crowd crowdSize: Int) {
+func roundTrips(_ socket: String, pid: Int32, column: String, crowd crowdSize: Int) {
     let crowd = Crowd(crowdSize, connect: { UnixSocket.connect(to: socket) }, hello: nil, read: false)
     defer { crowd.close() }
     guard let fd = UnixSocket.connect(to: socket) else { fatalError("cannot connect to \(socket)") }
@@ -122,9 +128,13 @@ func roundTrips(_ socket: String, column: String, crowd crowdSize: Int) {
         ("lookup", { "{\"command\":\"lookup\",\"latitude\":46.948,\"longitude\":7.4474,\"id\":\($0)}\n" }),
         ("search", { "{\"command\":\"search\",\"query\":\"bern\",\"id\":\($0)}\n" }),
     ]
-    for (name, request) in requests {
-        record("round trip µs, \(name), \(suffix)", column,
-               asker.medianRoundTrip(requestCount, request: request, marker: { "\"id\":\($0)" }))
+    for placement in Placement.available {
+        placement.measure(server: pid) {
+            for (name, request) in requests {
+                record("round trip µs, \(name), \(suffix)\(placement.suffix)", column,
+                       asker.medianRoundTrip(requestCount, request: request, marker: { "\"id\":\($0)" }))
+            }
+        }
     }
     if crowdSize > 0 { record("clients connected for the crowded round trips", column, Double(crowd.connected)) }
 }
@@ -183,15 +193,35 @@ for round in 0..<rounds {
 
         for crowdSize in [0, 1_000] {
             for (column, breezed) in (round % 2 == 0 ? started : started.reversed()) {
-                roundTrips(breezed.socket, column: column, crowd: crowdSize)
+                roundTrips(breezed.socket, pid: breezed.pid, column: column, crowd: crowdSize)
             }
         }
         if let tcp = connectTCP(gpsd.port) {
             // gpsd's nearest request: ?VERSION; (it has no lookup or search, and takes few clients).
             let asker = Asker(fd: tcp)
             asker.discard(for: 100)
-            record("round trip µs, version, 0 other clients", "gpsd",
-                   asker.medianRoundTrip(requestCount, request: { _ in "?VERSION;\n" }, marker: { _ in "" }))
+            for placement in Placement.available {
+                placement.measure(server: gpsd.pid) {
+                    record("round trip µs, version, 0 other clients\(placement.suffix)", "gpsd",
+                           asker.medianRoundTrip(requestCount, request: { _ in "?VERSION;\n" }, marker: { _ in "" }))
+                }
+            }
+        }
+
+        // The floor under every round trip above, in the same round: a thread that writes each line straight back.
+        // Its threads are this process's, started by this thread: they take its processors as they are when made.
+        for placement in Placement.available {
+            if let processors = placement.processors { Placement.pinAsker(to: processors.server) }
+            let echo = EchoServer(path: work + "/echo.sock")
+            if let fd = UnixSocket.connect(to: echo.path) {
+                if let processors = placement.processors { Placement.pinAsker(to: processors.client) }
+                let asker = Asker(fd: fd)
+                record(floorFigure + placement.suffix, "floor",
+                       asker.medianRoundTrip(requestCount, request: { "{\"command\":\"version\",\"id\":\($0)}\n" },
+                                             marker: { "\"id\":\($0)" }))
+            }
+            Placement.pinAsker(to: Placement.all)
+            echo.stop()
         }
 
         // breezectl per run, alternating the builds present (dynamic: the test build; static: `make`); in gpsd's
@@ -317,7 +347,11 @@ for name in figures.keys.sorted() {
         target = "≤ gpsd"
         verdict = medians[0] <= medians.last! ? "met" : String(format: "%.1f× gpsd", medians[0] / medians.last!)
     }
+    guard !name.hasPrefix(floorFigure) else { continue }
     print(row(name, medians.map(number), target, verdict))
+}
+for name in figures.keys.sorted() where name.hasPrefix(floorFigure) {
+    print(row(name, [number(figures[name]?["floor"].map(median) ?? .nan)], "", ""))
 }
 print("")
 print("binary sizes (MiB): " + sizes.map { "\($0.0) \(String(format: "%.1f", $0.1))" }.joined(separator: ", "))
