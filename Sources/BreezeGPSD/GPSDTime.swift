@@ -15,7 +15,13 @@ struct GPSDTime: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (UTC, up to nine fraction digits, a leap second's :60 allowed);
     /// nil for anything else, including dates that do not exist.
     init?(iso8601 text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let time = text.withUTF8({ Self.parse(iso8601: $0) }) else { return nil }
+        self = time
+    }
+
+    /// `init(iso8601:)` on the text's bytes, read in place: a moving receiver's time is read once a fix.
+    private static func parse(iso8601 bytes: UnsafeBufferPointer<UInt8>) -> GPSDTime? {
         guard bytes.count >= 20, bytes.count <= 30, bytes.last == UInt8(ascii: "Z") else { return nil }
         func field(_ start: Int, _ length: Int) -> Int? {
             var value = 0
@@ -25,8 +31,8 @@ struct GPSDTime: Comparable, Hashable, Sendable, CustomStringConvertible {
             }
             return value
         }
-        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
-        guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let year = field(0, 4), let month = field(5, 2), let day = field(8, 2), let hour = field(11, 2),
             let minute = field(14, 2), let second = field(17, 2),
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
@@ -36,16 +42,17 @@ struct GPSDTime: Comparable, Hashable, Sendable, CustomStringConvertible {
         let days = date.daysSince1970
         guard CivilDate(daysSince1970: days) == date else { return nil }
         var nanoseconds = 0
-        let fraction = bytes[19..<bytes.count - 1]
-        if !fraction.isEmpty {
-            guard fraction.first == UInt8(ascii: "."), (2...10).contains(fraction.count),
-                let digits = field(20, fraction.count - 1)
+        let fractionCount = bytes.count - 20  // between the seconds and the Z
+        if fractionCount > 0 {
+            guard bytes[19] == UInt8(ascii: "."), (2...10).contains(fractionCount),
+                let digits = field(20, fractionCount - 1)
             else { return nil }
             nanoseconds = digits
-            for _ in fraction.count - 1..<9 { nanoseconds *= 10 }
+            for _ in fractionCount - 1..<9 { nanoseconds *= 10 }
         }
-        self.seconds = Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
-        self.nanoseconds = Int32(nanoseconds)
+        return GPSDTime(
+            seconds: Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second),
+            nanoseconds: Int32(nanoseconds))
     }
 
     /// Seconds since 1970 as a Double, for `LocationFix.receiverTime`.
