@@ -63,6 +63,39 @@ import Testing
         #expect(mismatches.isEmpty, "first: \(mismatches.prefix(5))")
     }
 
+    /// From 0.001 up to a million the digits are written without `String` (coordinates, distances): the same text,
+    /// for any number of decimals, halfway billionths, Float-rounded values, and either side of each bound.
+    @Test func fractionsBelowAMillionAreWrittenAsTheyWere() {
+        var numbers = Numbers(state: 23)
+        var mismatches: [Double] = []
+        for _ in 0..<300_000 {
+            let exponent = numbers.unit() * 9 - 3
+            var value = (numbers.next() & 1 == 0 ? 1 : -1) * Self.pow10(exponent)
+            switch numbers.next() % 4 {
+            case 0:
+                let decimals = Self.pow10(Double(numbers.next() % 13))
+                value = (value * decimals).rounded() / decimals
+            case 1: value = Double(Float(value))
+            case 2: value = ((value * 1e9).rounded() + 0.5) / 1e9
+            default: break
+            }
+            if JSONValue.number(value).encoded() != Self.referenceFormat(value) { mismatches.append(value) }
+        }
+        for bound in [1e-3, 1e6] {
+            var below = bound
+            var above = bound
+            for _ in 0..<64 {
+                below = below.nextDown
+                above = above.nextUp
+                for value in [below, above, -below, -above]
+                where JSONValue.number(value).encoded() != Self.referenceFormat(value) {
+                    mismatches.append(value)
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "first: \(mismatches.prefix(5))")
+    }
+
     static func pow10(_ exponent: Double) -> Double {
         var result = 1.0
         var whole = Int(exponent.rounded(.down))
