@@ -87,7 +87,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "places-bench",
-            dependencies: ["BreezePlaces", "BreezeTestSupport"],
+            dependencies: ["BreezePlaces", "BreezeProtocol", "BreezeTestSupport"],
             path: "bench/PlacesBench"
         ),
 
