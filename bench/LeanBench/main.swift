@@ -113,7 +113,7 @@ func ingest(_ label: String, _ motion: Receiver.Motion, receiver: Receiver, _ pr
 }
 
 /// The round trip of a server that does nothing but answer (`EchoServer`), kept in a column of its own.
-let floorFigure = "round trip µs, floor (a thread echoing lines), 0 other clients"
+let floorFigure = "round trip µs, floor (echo thread), 0 other clients"
 
 /// Round trips of `version`, `lookup` and `search` on one connection, with `crowd` other clients connected.
 func roundTrips(_ socket: String, pid: Int32, column: String, crowd crowdSize: Int) {
