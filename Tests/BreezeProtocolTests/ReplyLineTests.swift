@@ -46,40 +46,48 @@ import Testing
         for value in Self.edges {
             #expect(JSONValue.number(value).encoded() == Self.referenceFormat(value), "\(value)")
         }
-        var numbers = Numbers(state: 19)
-        var mismatches: [Double] = []
-        for _ in 0..<200_000 {
-            // Magnitudes from 1e-12 to 1e20, whole and fractional, Float-rounded like the index's coordinates.
-            let exponent = numbers.unit() * 32 - 12
-            var value = (numbers.next() & 1 == 0 ? 1 : -1) * Self.pow10(exponent)
-            switch numbers.next() % 4 {
-            case 0: value = value.rounded()
-            case 1: value = Double(Float(value))
-            case 2: value = (value * 1e5).rounded() / 1e5
-            default: break
+        // Magnitudes from 1e-12 to 1e20, whole and fractional, Float-rounded like the index's coordinates.
+        let mismatches = Self.mismatches(200_000, seed: 19, exponents: -12..<20) { value, way, _ in
+            switch way {
+            case 0: value.rounded()
+            case 1: Double(Float(value))
+            case 2: (value * 1e5).rounded() / 1e5
+            default: value
             }
-            if JSONValue.number(value).encoded() != Self.referenceFormat(value) { mismatches.append(value) }
         }
         #expect(mismatches.isEmpty, "first: \(mismatches.prefix(5))")
+    }
+
+    /// Of `count` values drawn from `seed` (each a power of ten with its exponent in `exponents`, either sign, then
+    /// changed by `shape` in one of four ways: its second argument, 0 to 3), those that `encoded()` does not write
+    /// as `referenceFormat` does.
+    static func mismatches(
+        _ count: Int, seed: UInt64, exponents: Range<Double>, shape: (Double, UInt64, inout Numbers) -> Double
+    ) -> [Double] {
+        var numbers = Numbers(state: seed)
+        var mismatches: [Double] = []
+        for _ in 0..<count {
+            let exponent = exponents.lowerBound + numbers.unit() * (exponents.upperBound - exponents.lowerBound)
+            let sign: Double = numbers.next() & 1 == 0 ? 1 : -1
+            let way = numbers.next() % 4
+            let value = shape(sign * Self.pow10(exponent), way, &numbers)
+            if JSONValue.number(value).encoded() != Self.referenceFormat(value) { mismatches.append(value) }
+        }
+        return mismatches
     }
 
     /// From 0.001 up to a million the digits are written without `String` (coordinates, distances): the same text,
     /// for any number of decimals, halfway billionths, Float-rounded values, and either side of each bound.
     @Test func fractionsBelowAMillionAreWrittenAsTheyWere() {
-        var numbers = Numbers(state: 23)
-        var mismatches: [Double] = []
-        for _ in 0..<300_000 {
-            let exponent = numbers.unit() * 9 - 3
-            var value = (numbers.next() & 1 == 0 ? 1 : -1) * Self.pow10(exponent)
-            switch numbers.next() % 4 {
+        var mismatches = Self.mismatches(300_000, seed: 23, exponents: -3..<6) { value, way, numbers in
+            switch way {
             case 0:
                 let decimals = Self.pow10(Double(numbers.next() % 13))
-                value = (value * decimals).rounded() / decimals
-            case 1: value = Double(Float(value))
-            case 2: value = ((value * 1e9).rounded() + 0.5) / 1e9
-            default: break
+                return (value * decimals).rounded() / decimals
+            case 1: return Double(Float(value))
+            case 2: return ((value * 1e9).rounded() + 0.5) / 1e9
+            default: return value
             }
-            if JSONValue.number(value).encoded() != Self.referenceFormat(value) { mismatches.append(value) }
         }
         for bound in [1e-3, 1e6] {
             var below = bound
