@@ -116,7 +116,10 @@ public final class SocketServer: Sendable {
         var bytes: [UInt8]
     }
 
-    private struct Client {
+    /// A class, not a struct: the table lends it by reference. As a struct, every read of a field through the
+    /// table (`state.clients[fd]!.queuedBytes`) copied the whole client, retaining each buffer it holds: a third
+    /// of the instructions the socket thread spent on a request.
+    private final class Client {
         let fd: Int32
         let peer: Peer
         var framer: LineFramer
@@ -151,14 +154,20 @@ public final class SocketServer: Sendable {
         var hasOutput: Bool { written < writing.count || !replies.isEmpty || !updates.isEmpty }
         var hasHeld: Bool { next != nil }
 
+        init(fd: Int32, peer: Peer, framer: LineFramer) {
+            self.fd = fd
+            self.peer = peer
+            self.framer = framer
+        }
+
         enum Offer {
             case notWatching, sent, queued, gone
         }
 
         /// Hands a published update to this client: sent at once, without a copy or a trip through the event loop,
         /// when nothing waits before it; queued (replacing an older one of its class) when something does; only
-        /// what the socket does not take is kept for later. Mutating, so the fan-out works on the client in place.
-        mutating func offer(
+        /// what the socket does not take is kept for later.
+        func offer(
             _ update: (trusted: Update, others: Update),
             bytes: (trusted: UnsafeRawBufferPointer, others: UnsafeRawBufferPointer),
             bit: UInt64?
@@ -168,9 +177,8 @@ public final class SocketServer: Sendable {
             } else {
                 guard watching?.contains(update.trusted.className) == true else { return .notWatching }
             }
-            // `hasOutput` spelled out: through the computed property the compiler copies the whole client first.
-            if written < writing.count || !replies.isEmpty || !updates.isEmpty {
-                SocketServer.enqueueUpdate(&self, peer.trusted ? update.trusted : update.others)
+            if hasOutput {
+                SocketServer.enqueueUpdate(self, peer.trusted ? update.trusted : update.others)
                 return .queued
             }
             switch SocketServer.sendNow(peer.trusted ? bytes.trusted : bytes.others, to: fd) {
@@ -367,7 +375,7 @@ public final class SocketServer: Sendable {
         return .gone
     }
 
-    private static func enqueueUpdate(_ client: inout Client, _ update: Update) {
+    private static func enqueueUpdate(_ client: Client, _ update: Update) {
         if let index = client.updates.firstIndex(where: { $0.className == update.className }) {
             client.updates[index] = update  // newest replaces the older one still queued
         } else {
@@ -402,6 +410,11 @@ public final class SocketServer: Sendable {
     // MARK: - The event loop
 
     private func run() {
+        // 4 KiB a read: a client held back at its limits gets only this much framed before it waits (a client that
+        // floods requests costs no more than that), while a line or a few fit in one read for everyone else. One
+        // buffer for the loop, neither allocated nor zeroed per read.
+        let received = UnsafeMutableRawBufferPointer.allocate(byteCount: 4_096, alignment: 16)
+        defer { received.deallocate() }
         poller.add(wakeup.readEnd)
         poller.add(listener.fd)
         var timed = false
@@ -450,7 +463,7 @@ public final class SocketServer: Sendable {
                 if event.fd == wakeup.readEnd {
                     wakeup.drain()
                 } else if event.fd == listener.fd {
-                    acceptClients()
+                    acceptClients(reading: received)
                 } else if closeRefused(event.fd) {
                     continue
                 } else {
@@ -465,7 +478,7 @@ public final class SocketServer: Sendable {
                     }
                     // Past the pass's time, an untrusted client is read in a later turn: what it sent waits in its
                     // socket, and the kernel reports it again, ahead of clients that became ready after it.
-                    if (event.readable || event.closed) && !passedOver { readFrom(event.fd) }
+                    if (event.readable || event.closed) && !passedOver { readFrom(event.fd, into: received) }
                     if event.writable { state.withLock { _ = $0.pending.insert(event.fd) } }
                 }
             }
@@ -491,7 +504,7 @@ public final class SocketServer: Sendable {
             + events.indices.filter { !first[$0] }.map { events[$0] }
     }
 
-    private func acceptClients() {
+    private func acceptClients(reading buffer: UnsafeMutableRawBufferPointer) {
         while true {
             let fd = retryingOnInterrupt { accept(listener.fd, nil, nil) }
             if fd < 0 {
@@ -509,7 +522,7 @@ public final class SocketServer: Sendable {
                 guard state.clients.count < limit else { return false }
                 let peer = Peer(id: state.nextID, credentials: credentials, trusted: trusted)
                 state.nextID += 1
-                var client = Client(fd: fd, peer: peer, framer: LineFramer(maximumLength: configuration.maximumLineLength))
+                let client = Client(fd: fd, peer: peer, framer: LineFramer(maximumLength: configuration.maximumLineLength))
                 client.replies.append(greeting)
                 client.queuedBytes = greeting.count
                 state.queuedReplyBytes += greeting.count
@@ -521,7 +534,7 @@ public final class SocketServer: Sendable {
                 poller.add(fd)
                 // `breezectl` sends its request as soon as it has connected: a trusted peer's is answered now, not a
                 // turn later behind everyone whose lines are ready.
-                if trusted { readFrom(fd) }
+                if trusted { readFrom(fd, into: buffer) }
             } else {
                 refuse(fd)
             }
@@ -557,13 +570,11 @@ public final class SocketServer: Sendable {
         return found
     }
 
-    /// Reads what the client sent, unless it is held back, and takes up its lines as far as its limits allow.
-    private func readFrom(_ fd: Int32) {
-        // 4 KiB a read: a client held back at its limits gets only this much framed before it waits (a client that
-        // floods requests costs no more than that), while a line or a few fit in one read for everyone else.
-        var buffer = [UInt8](repeating: 0, count: 4_096)
+    /// Reads what the client sent into `buffer`, unless it is held back, and takes up its lines as far as its
+    /// limits allow.
+    private func readFrom(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) {
         while true {
-            let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+            let count = retryingOnInterrupt { recv(fd, buffer.baseAddress, buffer.count, 0) }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
             if count <= 0 {
                 remove(fd)
@@ -571,7 +582,7 @@ public final class SocketServer: Sendable {
             }
             let reading = state.withLock { state -> Bool in
                 guard state.clients.contains(fd) else { return false }
-                state.clients[fd]!.framer.append(buffer[0..<count])
+                state.clients[fd]!.framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 if state.clients[fd]!.framer.isInsideLine {
                     if state.clients[fd]!.lineSince == nil { state.clients[fd]!.lineSince = .now }
                     state.midLine.insert(fd)
@@ -816,7 +827,7 @@ public final class SocketServer: Sendable {
                 for className in configuration.snapshotOrder where classes.contains(className) {
                     guard let latest = state.latest[className] else { continue }
                     Self.enqueueUpdate(
-                        &state.clients[fd]!,
+                        state.clients[fd]!,
                         Update(className: className, bytes: peer.trusted ? latest.trusted : latest.others))
                 }
             }
@@ -872,7 +883,7 @@ public final class SocketServer: Sendable {
             for fd in pending {
                 guard state.clients.contains(fd) else { continue }
                 let queued = state.clients[fd]!.queuedBytes
-                let flushed = Self.flush(&state.clients[fd]!)
+                let flushed = Self.flush(state.clients[fd]!)
                 state.queuedReplyBytes -= queued - state.clients[fd]!.queuedBytes
                 guard flushed else {
                     gone.append(fd)
@@ -894,7 +905,7 @@ public final class SocketServer: Sendable {
     }
 
     /// Writes what the socket takes. Replies go before updates. Returns false when the client must be closed.
-    private static func flush(_ client: inout Client) -> Bool {
+    private static func flush(_ client: Client) -> Bool {
         while true {
             if client.written == client.writing.count {
                 client.writing = []
@@ -974,19 +985,19 @@ public final class SocketServer: Sendable {
 
     /// Forgets a client: cancels its handlers, frees its queues, closes its descriptor. Socket thread only.
     private func remove(_ fd: Int32) {
-        let removed = state.withLock { state -> Client? in
+        let removed = state.withLock { state -> [Task<Void, Never>]? in
             state.pending.remove(fd)
             state.blocked.remove(fd)
             state.midLine.remove(fd)
             state.fresh.remove(fd)
             state.backlog.remove(fd)
             state.awaitingHandler.remove(fd)
-            let removed = state.clients.removeValue(for: fd)
-            state.queuedReplyBytes -= removed?.queuedBytes ?? 0
-            return removed
+            guard let removed = state.clients.removeValue(for: fd) else { return nil }
+            state.queuedReplyBytes -= removed.queuedBytes
+            return Array(removed.tasks.values)
         }
         guard let removed else { return }
-        for task in removed.tasks.values { task.cancel() }
+        for task in removed { task.cancel() }
         close(fd)
     }
 
@@ -994,28 +1005,26 @@ public final class SocketServer: Sendable {
     /// unless a line is left half-written, and closes it.
     private func shutDown() {
         let line = Self.line(ProtocolMessage.error(ProtocolError(.shuttingDown, "breezed is stopping")))
-        var (clients, refused) = state.withLock { state in
-            defer {
-                state.clients.removeAll()
-                state.refused.removeAll()
-                state.pending.removeAll()
-                state.blocked.removeAll()
-                state.midLine.removeAll()
-                state.fresh.removeAll()
-                state.backlog.removeAll()
+        // Under the lock: the clients live in the state. Nothing here waits (the sends do not block), and the loop
+        // is over, so nobody else waits for it long.
+        state.withLock { state in
+            for client in state.clients.values {
+                for task in client.tasks.values { task.cancel() }
+                _ = Self.flush(client)
+                if client.written == client.writing.count {
+                    _ = line.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                }
+                close(client.fd)
             }
-            return (state.clients.values, state.refused)
+            state.refused.forEach { close($0.fd) }
+            state.clients.removeAll()
+            state.refused.removeAll()
+            state.pending.removeAll()
+            state.blocked.removeAll()
+            state.midLine.removeAll()
+            state.fresh.removeAll()
+            state.backlog.removeAll()
         }
-        for index in clients.indices {
-            for task in clients[index].tasks.values { task.cancel() }
-            _ = Self.flush(&clients[index])
-            if clients[index].written == clients[index].writing.count {
-                _ = line.withUnsafeBytes { send(clients[index].fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            }
-            close(clients[index].fd)
-        }
-        refused.forEach { close($0.fd) }
-        refused = []
         let waiters = state.withLock { state in
             state.finished = true
             defer { state.stopWaiters = [] }
