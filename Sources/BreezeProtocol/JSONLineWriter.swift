@@ -6,29 +6,62 @@ import BreezeCore
 ///
 /// The caller writes the punctuation and the keys it knows as raw text (`,"city":`), so that each costs one
 /// append; each use writes one fixed shape, and its tests compare it with the `JSONValue` it stands for.
-struct JSONLineWriter {
-    private var out: [UInt8] = []
+///
+/// The bytes go to a buffer of the writer's own, not an array: a search's answer is some 150 appends, and each
+/// through `Array.append(contentsOf:)` cost more than the bytes it copied.
+struct JSONLineWriter: ~Copyable, JSONOutput {
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var count = 0
 
     init(capacity: Int) {
-        out.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(byteCount: self.capacity, alignment: 1)
+    }
+
+    deinit {
+        base.deallocate()
     }
 
     /// The line: the bytes written and a newline.
     consuming func line() -> [UInt8] {
-        out.append(0x0A)
-        return out
+        append(0x0A)
+        return [UInt8](UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    mutating func append(_ byte: UInt8) {
+        makeRoom(for: 1)
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        makeRoom(for: bytes.count)
+        (base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Grows the buffer, to twice its size or more, when `more` bytes do not fit.
+    private mutating func makeRoom(for more: Int) {
+        guard count + more > capacity else { return }
+        let grown = max(capacity * 2, count + more)
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 1)
+        larger.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = larger
+        capacity = grown
     }
 
     /// `text` as it is: punctuation, and keys that need no escape.
     mutating func raw(_ text: StaticString) {
-        // withUTF8Buffer: a one-character literal is stored as a scalar, without a pointer to its bytes.
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+        append(text)
     }
 
     /// A key and its colon, escaped as any string is.
     mutating func key(_ key: String) {
         string(key)
-        out.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
     }
 
     /// The string's literal, as `JSONString` writes it.
@@ -36,12 +69,12 @@ struct JSONLineWriter {
         var value = value
         let written = value.withUTF8 { bytes in
             guard Self.needsNoEscape(bytes) else { return false }
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: bytes)
-            out.append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "\""))
+            append(contentsOf: UnsafeRawBufferPointer(bytes))
+            append(UInt8(ascii: "\""))
             return true
         }
-        if !written { JSONString.append(value, to: &out) }
+        if !written { escaped(value) }
     }
 
     /// `first`, `separator` and `second` as one string, without making it: the literal of their concatenation.
@@ -54,20 +87,27 @@ struct JSONLineWriter {
                     guard Self.needsNoEscape(firstBytes), Self.needsNoEscape(separatorBytes),
                         Self.needsNoEscape(secondBytes)
                     else { return false }
-                    out.append(UInt8(ascii: "\""))
-                    out.append(contentsOf: firstBytes)
-                    out.append(contentsOf: separatorBytes)
-                    out.append(contentsOf: secondBytes)
-                    out.append(UInt8(ascii: "\""))
+                    append(UInt8(ascii: "\""))
+                    append(contentsOf: UnsafeRawBufferPointer(firstBytes))
+                    append(contentsOf: UnsafeRawBufferPointer(separatorBytes))
+                    append(contentsOf: UnsafeRawBufferPointer(secondBytes))
+                    append(UInt8(ascii: "\""))
                     return true
                 }
             }
         }
-        if !written { JSONString.append(first + separator.description + second, to: &out) }
+        if !written { escaped(first + separator.description + second) }
+    }
+
+    /// The string's literal through `JSONString`, for text with something to escape.
+    private mutating func escaped(_ value: String) {
+        var literal: [UInt8] = []
+        JSONString.append(value, to: &literal)
+        literal.withUnsafeBytes { append(contentsOf: $0) }
     }
 
     mutating func number(_ value: Double) {
-        JSONValue.appendNumber(value, to: &out)
+        JSONValue.appendNumber(value, to: &self)
     }
 
     mutating func null() {
@@ -76,7 +116,14 @@ struct JSONLineWriter {
 
     /// Any value, encoded as `JSONValue.encoded()` encodes it.
     mutating func value(_ value: JSONValue) {
-        value.encode(into: &out)
+        switch value {
+        case .string(let text): string(text)
+        case .number(let number): self.number(number)
+        default:
+            var encoded: [UInt8] = []
+            value.encode(into: &encoded)
+            encoded.withUnsafeBytes { append(contentsOf: $0) }
+        }
     }
 
     /// True when `JSONString` writes these bytes as they are, between quotes: no quote, backslash or control

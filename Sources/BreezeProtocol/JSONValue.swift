@@ -99,9 +99,9 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Appends `format(value)`'s text to `out`, digits written straight to the bytes where it can: a reply's
     /// numbers (ids, populations, coordinates) are most of what encoding it costs.
-    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+    static func appendNumber<Output: JSONOutput & ~Copyable>(_ value: Double, to out: inout Output) {
         guard value.isFinite else {
-            out.append(contentsOf: "null".utf8)
+            out.append("null")
             return
         }
         let magnitude = abs(value)
@@ -118,11 +118,11 @@ public enum JSONValue: Hashable, Sendable {
         }
         let rounded = nanos / 1e9
         if magnitude >= 1e-3, magnitude < 1e15 {
-            out.append(contentsOf: String(rounded).utf8)
+            out.append(String(rounded))
             return
         }
         let text = String(value)
-        out.append(contentsOf: (text.contains("e") ? text : String(rounded)).utf8)
+        out.append(text.contains("e") ? text : String(rounded))
     }
 
     /// Appends `nanos` billionths as Swift writes the Double nearest to them (`String(nanos / 1e9)`), for
@@ -133,7 +133,7 @@ public enum JSONValue: Hashable, Sendable {
     /// Why it is the same text: the decimal has at most 15 significant digits, and two such decimals differ by more
     /// than the spacing of Doubles there, so no shorter or other decimal of its length names the same Double, and
     /// the shortest text that names that Double, which Swift writes, is this one.
-    private static func appendNanos(_ nanos: Int64, to out: inout [UInt8]) {
+    private static func appendNanos<Output: JSONOutput & ~Copyable>(_ nanos: Int64, to out: inout Output) {
         if nanos < 0 { out.append(UInt8(ascii: "-")) }
         let whole = nanos.magnitude / 1_000_000_000
         var fraction = nanos.magnitude % 1_000_000_000
@@ -159,7 +159,7 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// Appends the decimal digits of `value`, a minus sign first when it is negative.
-    private static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+    private static func appendInteger<Output: JSONOutput & ~Copyable>(_ value: Int64, to out: inout Output) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var rest = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits a UInt64 can have
@@ -170,7 +170,9 @@ public enum JSONValue: Hashable, Sendable {
                 buffer[buffer.count - count] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             } while rest > 0
-            out.append(contentsOf: buffer[(buffer.count - count)...])
+            // Rebased: a slice of the buffer would be appended a byte at a time through an iterator; a buffer is copied
+            // at once.
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - count)...]))
         }
     }
 
