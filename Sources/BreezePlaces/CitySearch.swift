@@ -82,9 +82,16 @@ public struct CitySearch: Sendable {
         /// from empty moved every entry five times a search.
         var entries = [UInt32: (score: Double, alternate: Bool)](minimumCapacity: 2 * CitySearch.rankedPrefixDepth)
 
+        /// One hash a place: through the defaulted subscript, the entry is found (or made) and changed in place.
+        /// Every score is above zero, so a new entry always takes the place's first score.
         mutating func add(_ place: UInt32, score: Double, alternate: Bool) {
-            if let current = entries[place], current.score >= score { return }
-            entries[place] = (score, alternate)
+            Self.raise(&entries[place, default: (score: 0, alternate: false)], to: (score, alternate))
+        }
+
+        private static func raise(
+            _ entry: inout (score: Double, alternate: Bool), to better: (score: Double, alternate: Bool)
+        ) {
+            if better.score > entry.score { entry = better }
         }
 
         func contains(where include: (UInt32) -> Bool) -> Bool {
