@@ -110,6 +110,16 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
         JSONValue.appendNumber(value, to: &self)
     }
 
+    /// `number(Double(value))`'s text, without the Double where it is exact: below 1e15, which is where
+    /// `appendNumber` writes a whole number's digits too.
+    mutating func integer(_ value: Int) {
+        if value.magnitude < 1_000_000_000_000_000 {
+            JSONValue.appendInteger(Int64(value), to: &self)
+        } else {
+            number(Double(value))
+        }
+    }
+
     mutating func null() {
         raw("null")
     }

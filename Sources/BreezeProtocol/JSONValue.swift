@@ -159,7 +159,7 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// Appends the decimal digits of `value`, a minus sign first when it is negative.
-    private static func appendInteger<Output: JSONOutput & ~Copyable>(_ value: Int64, to out: inout Output) {
+    static func appendInteger<Output: JSONOutput & ~Copyable>(_ value: Int64, to out: inout Output) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var rest = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits a UInt64 can have

@@ -169,6 +169,19 @@ import Testing
         }
     }
 
+    /// The writer starts with room for a usual answer and grows, more than once, for a longer one.
+    @Test func aLineLongerThanItsFirstRoomIsWrittenWhole() {
+        for length in [200, 255, 256, 257, 1_000, 5_000] {
+            let name = String(repeating: "ä", count: length / 2) + String(repeating: "n", count: length - length / 2)
+            let place = Place(
+                id: 7, name: name, admin1: name, country: "Schweiz", countryCode: "CH", population: 3,
+                coordinate: Coordinate(latitude: 46.9, longitude: 7.4))
+            let expected = ProtocolMessage.reply(ProtocolMessage.place(place, distance: 1), id: .number(1)).encodedLine()
+            let line = ProtocolMessage.placeLine(place, distance: 1, id: .number(1))
+            #expect(line == expected, "\(length): \(line.count) bytes, wanted \(expected.count)")
+        }
+    }
+
     @Test func aPlacesLineIsThePlacesAnsweredAndEncoded() {
         let extras: [[(String, JSONValue)]] = [
             [], [("class", .string("SAVED"))], [("query", .string("bern")), ("online", .string("off"))],
