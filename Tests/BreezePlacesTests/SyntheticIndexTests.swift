@@ -119,6 +119,30 @@ import Testing
         #expect(search.search(query).isEmpty)
     }
 
+    /// Many matches, many of them scored alike: the first `limit` are the best, highest population first and the
+    /// index's order between equals, for every limit, as sorting them all would give.
+    @Test func theBestAreKeptInOrderForEveryLimit() throws {
+        var random = SplitMix64(seed: 41)
+        let populations = [1_000, 2_000, 5_000, 20_000]
+        let towns = (0..<150).map { id in
+            PlaceSourceRecord(
+                id: id + 1, name: "Town \(id)", latitude: Double.random(in: 44...48, using: &random),
+                longitude: Double.random(in: 5...12, using: &random), countryCode: "AA",
+                population: populations[Int(random.next() % UInt64(populations.count))])
+        }
+        let index = try PlacesIndex(bytes: SyntheticPlaces.builder.build(towns).bytes, name: "towns")
+        let search = CitySearch(index: index)
+        let all = search.search("town", limit: 1_000)
+        #expect(all.count == towns.count)
+        let sorted = all.sorted {
+            $0.place.population != $1.place.population ? $0.place.population > $1.place.population : $0.index < $1.index
+        }
+        #expect(all.map(\.index) == sorted.map(\.index))
+        for limit in [1, 2, 9, 10, 24, 25, 26, 40, 149, 150, 151] {
+            #expect(search.search("town", limit: limit).map(\.index) == Array(sorted.prefix(limit).map(\.index)), "\(limit)")
+        }
+    }
+
     @Test func limitIsHonoured() {
         #expect(search.search("springfield", limit: 1).count == 1)
         #expect(search.search("springfield", limit: 0).isEmpty)
