@@ -1,6 +1,8 @@
 /// A strict recursive-descent JSON parser over UTF-8 bytes, bounded in depth.
 struct JSONParser {
     static let maximumDepth = 64
+    /// Up to this many members an object's keys are compared in turn to find a repeat; past it, looked up.
+    static let membersComparedInTurn = 32
 
     private let bytes: [UInt8]
     private var position = 0
@@ -64,6 +66,11 @@ struct JSONParser {
         defer { depth -= 1 }
         position += 1
         var members: [(String, JSONValue)] = []
+        // Requests have a few members: room for them at once, not grown from one.
+        members.reserveCapacity(4)
+        // Where each key is, once there are too many to compare in turn: a line of thousands of keys then costs
+        // time in proportion to them, not to their square (64 KiB of keys held the socket thread a quarter second).
+        var positions: [String: Int] = [:]
         skipSpace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -77,10 +84,17 @@ struct JSONParser {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             position += 1
             let value = try parseValue()
-            if let existing = members.firstIndex(where: { $0.0 == key }) {
+            let existing = members.count <= Self.membersComparedInTurn
+                ? members.firstIndex { $0.0 == key } : positions[key]
+            if let existing {
                 members[existing].1 = value  // the last of duplicate keys wins
             } else {
                 members.append((key, value))
+                if members.count == Self.membersComparedInTurn + 1 {
+                    for (index, member) in members.enumerated() { positions[member.0] = index }
+                } else if members.count > Self.membersComparedInTurn {
+                    positions[key] = members.count - 1
+                }
             }
             skipSpace()
             guard position < bytes.count else { throw failure("unexpected end") }

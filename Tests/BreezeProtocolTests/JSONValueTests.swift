@@ -37,6 +37,30 @@ import Testing
         #expect(try JSONValue.parse(text)["list"] == .array([.number(-1.5), .string("")]))
     }
 
+    /// A key given again keeps its first place and takes the last value, in a small object and past the point where
+    /// keys are looked up instead of compared in turn; keys that only look alike stay apart.
+    @Test(arguments: [1, 2, 31, 32, 33, 34, 40, 200, 3_000])
+    func theLastOfRepeatedKeysWinsWhereverTheyAre(count: Int) throws {
+        let keys = (0..<count).map { "k\($0)" }
+        // Every key, then a repeat of the first, of the one at the threshold, of the last, and keys that differ
+        // from others only by an escape or by case.
+        var written = keys.enumerated().map { (key: $0.element, value: Double($0.offset)) }
+        for repeated in Set([0, min(32, count - 1), count - 1]).sorted() {
+            written.append((keys[repeated], Double(-1 - repeated)))
+        }
+        written.append(("K0", 7))
+        let text = "{" + written.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + ",\"\\u006b0\":9}"
+        var expected: [(String, JSONValue)] = []
+        for (key, value) in written + [("k0", 9)] {
+            if let index = expected.firstIndex(where: { $0.0 == key }) {
+                expected[index].1 = .number(value)
+            } else {
+                expected.append((key, .number(value)))
+            }
+        }
+        #expect(try JSONValue.parse(text) == .object(expected))
+    }
+
     @Test func encodesNonFiniteNumbersAsNull() {
         #expect(JSONValue.array([.number(.nan), .number(.infinity)]).encoded() == "[null,null]")
     }
