@@ -27,6 +27,10 @@ public final class PlacesIndex: Sendable {
     let meta: Section
     /// The depth of the k-d tree, checked once against its points; nil for a damaged file whose tree does not fit.
     let treeDepth: Int?
+    /// Each country's code and name, decoded once: every place answered names its country, and decoding the two
+    /// strings again for each was a fifth of what reading a place cost. Only as many as `countriesDecodedAtOpen`;
+    /// a damaged index claiming more has the rest decoded when asked for.
+    private let countryTable: [(code: String, name: String)]
     /// The slip search's filter of key starts, built the first time it is asked for (most indexes opened are never
     /// slip-searched); the lock makes the daemon's socket thread and any other searcher build it once between them.
     private let keyPrefixFilterStore = Mutex<KeyPrefixFilter?>(nil)
@@ -104,7 +108,13 @@ public final class PlacesIndex: Sendable {
         let depth = tree.count == 0 ? 0 : Int.bitWidth - (tree.count + 1).leadingZeroBitCount - 1
         let fits = tree.count == (1 << depth) - 1 && TreeBuilder.depth(forPointCount: treePoints.count) == depth
         treeDepth = fits ? depth : nil
+        countryTable = (0..<min(countries.count, Self.countriesDecodedAtOpen)).map { [countries, strings] index in
+            Self.decodeCountry(at: index, file: file, countries: countries, strings: strings)
+        }
     }
+
+    /// ISO 3166 has 249 codes; GeoNames about 250 countries.
+    static let countriesDecodedAtOpen = 512
 
     /// The filter of the keys' first bytes, built on first use.
     var keyPrefixFilter: KeyPrefixFilter {
@@ -195,11 +205,20 @@ public final class PlacesIndex: Sendable {
     }
 
     func country(at index: Int) -> (code: String, name: String) {
+        index < countryTable.count
+            ? countryTable[index] : Self.decodeCountry(at: index, file: file, countries: countries, strings: strings)
+    }
+
+    private static func decodeCountry(
+        at index: Int, file: MappedFile, countries: Section, strings: Section
+    ) -> (code: String, name: String) {
         guard index < countries.count else { return ("", "") }
         let at = countries.offset + index * PlacesIndexFormat.countrySize
         // Straight from the mapped bytes: no intermediate array to allocate on every lookup.
         let code = String(decoding: UnsafeRawBufferPointer(start: file.base + at, count: 2), as: UTF8.self)
-        return (code, string(at: u32(at + 4)) ?? "")
+        let reference = UInt32(littleEndian: file.base.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))
+        let name = stringBytes(at: reference, file: file, strings: strings).map { String(decoding: $0, as: UTF8.self) }
+        return (code, name ?? "")
     }
 
     /// The admin1 entry's (code, name) string references.
@@ -224,10 +243,17 @@ public final class PlacesIndex: Sendable {
 
     /// The bytes of the pool string at `reference`, or nil when the reference is none or out of bounds.
     @inline(__always) func stringBytes(at reference: UInt32) -> UnsafeRawBufferPointer? {
+        Self.stringBytes(at: reference, file: file, strings: strings)
+    }
+
+    @inline(__always) private static func stringBytes(
+        at reference: UInt32, file: MappedFile, strings: Section
+    ) -> UnsafeRawBufferPointer? {
         guard reference != PlacesIndexFormat.noString else { return nil }
         let start = Int(reference)
         guard start + 2 <= strings.length else { return nil }
-        let length = Int(u16(strings.offset + start))
+        let length = Int(UInt16(littleEndian: file.base.loadUnaligned(
+            fromByteOffset: strings.offset + start, as: UInt16.self)))
         guard start + 2 + length <= strings.length else { return nil }
         return UnsafeRawBufferPointer(start: file.base + strings.offset + start + 2, count: length)
     }
