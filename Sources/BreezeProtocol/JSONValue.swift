@@ -105,18 +105,18 @@ public enum JSONValue: Hashable, Sendable {
             return
         }
         let magnitude = abs(value)
-        if value == value.rounded(), magnitude < 1e15 {
-            appendInteger(Int64(value), to: &out)  // exact: a whole number below 1e15
+        // Below 1e15 the truncation is exact, and equal to the value only when it is whole.
+        if magnitude < 1e15, Double(Int64(value)) == value {
+            appendInteger(Int64(value), to: &out)
             return
         }
         // Trim binary noise: 46.498319544 stays, 0.1 + 0.2 prints as 0.3. From 0.001 to 1e15 Swift writes a Double
         // in decimal, never with an exponent, so the unrounded text need not be made to look for an "e".
-        let nanos = (value * 1e9).rounded()
         if magnitude >= 1e-3, magnitude < 1e6 {
-            appendNanos(Int64(nanos), to: &out)
+            appendNanos(roundedNanos(value), to: &out)
             return
         }
-        let rounded = nanos / 1e9
+        let rounded = (value * 1e9).rounded() / 1e9
         if magnitude >= 1e-3, magnitude < 1e15 {
             out.append(String(rounded))
             return
@@ -134,28 +134,54 @@ public enum JSONValue: Hashable, Sendable {
     /// than the spacing of Doubles there, so no shorter or other decimal of its length names the same Double, and
     /// the shortest text that names that Double, which Swift writes, is this one.
     private static func appendNanos<Output: JSONOutput & ~Copyable>(_ nanos: Int64, to out: inout Output) {
-        if nanos < 0 { out.append(UInt8(ascii: "-")) }
-        let whole = nanos.magnitude / 1_000_000_000
+        var whole = nanos.magnitude / 1_000_000_000
         var fraction = nanos.magnitude % 1_000_000_000
-        appendInteger(Int64(whole), to: &out)
-        out.append(UInt8(ascii: "."))
-        guard fraction != 0 else {
-            out.append(UInt8(ascii: "0"))
-            return
-        }
         var digits = 9
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
+        if fraction == 0 {
+            digits = 1  // "x.0"
+        } else {
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
         }
-        // Leading zeros of the fraction ("0.005"), then its significant digits.
-        var scale: UInt64 = 1
-        for _ in 1..<digits { scale *= 10 }
-        while scale > fraction {
-            out.append(UInt8(ascii: "0"))
-            scale /= 10
+        // Written from the end into a buffer, appended once: a sign, at most 7 whole digits (|nanos| < 1e15, so the
+        // whole part is below 1e6), the point, and the fraction's `digits` digits, its leading zeros among them.
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { buffer in
+            var start = buffer.count
+            for _ in 0..<digits {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
+            }
+            start -= 1
+            buffer[start] = UInt8(ascii: ".")
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10)
+                whole /= 10
+            } while whole > 0 && start > 1
+            if nanos < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
-        appendInteger(Int64(fraction), to: &out)
+    }
+
+    /// `Int64((value * 1e9).rounded())` for |value| < 1e6, without the C library's `round`: below 2^53 what is left
+    /// after truncating is exact, so comparing it with a half rounds halves away from zero, as `rounded()` does.
+    private static func roundedNanos(_ value: Double) -> Int64 {
+        let scaled = value * 1e9
+        var nanos = Int64(scaled)
+        let rest = scaled - Double(nanos)
+        if rest >= 0.5 {
+            nanos += 1
+        } else if rest <= -0.5 {
+            nanos -= 1
+        }
+        return nanos
     }
 
     /// Appends the decimal digits of `value`, a minus sign first when it is negative.
