@@ -145,8 +145,8 @@ public enum JSONValue: Hashable, Sendable {
                 digits -= 1
             }
         }
-        // Written from the end into a buffer, appended once: a sign, at most 7 whole digits (|nanos| < 1e15, so the
-        // whole part is below 1e6), the point, and the fraction's `digits` digits, its leading zeros among them.
+        // Written from the end into a buffer, appended once: a sign, at most 7 whole digits (rounding can bring the
+        // whole part up to 1e6), the point, and the fraction's `digits` digits, its leading zeros among them.
         var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &text) { buffer in
             var start = buffer.count
