@@ -26,7 +26,8 @@ public func printfFormat(_ format: String, _ arguments: any CVarArg...) -> Strin
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (Unicode's space separators and U+0009; line ends stay).
     public func trimmingSpaces() -> String {
-        trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        // U+0020 is the one ASCII space separator: ASCII is told without looking up its properties.
+        trimming { $0.isASCII ? $0 == " " || $0 == "\t" : $0.properties.generalCategory == .spaceSeparator }
     }
 
     /// Without leading and trailing white space and line ends (Unicode's separators, U+000A to U+000D and U+0085).
@@ -40,6 +41,10 @@ extension StringProtocol {
     }
 
     private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+        // Most text has nothing to trim: it is taken as it is, without looking for where it starts and ends.
+        if let first = unicodeScalars.first, let last = unicodeScalars.last, !isTrimmed(first), !isTrimmed(last) {
+            return String(self)
+        }
         let text = String(self)
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),

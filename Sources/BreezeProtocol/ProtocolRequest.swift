@@ -75,16 +75,19 @@ public struct ProtocolRequest: Hashable, Sendable {
     public func integer(_ key: String, default fallback: Int? = nil, in range: ClosedRange<Int>)
         throws(ProtocolError) -> Int
     {
-        let outOfRange = ProtocolError(
-            .badArgument, "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        // Made only when it is thrown: its text costs more than the rest of an argument read.
+        func outOfRange() -> ProtocolError {
+            ProtocolError(
+                .badArgument, "\"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
         switch body[key] {
         case .number(let value)?:
-            guard let integer = Int(exactly: value), range.contains(integer) else { throw outOfRange }
+            guard let integer = Int(exactly: value), range.contains(integer) else { throw outOfRange() }
             return integer
         case nil, .null?:
             if let fallback { return fallback }
             throw ProtocolError(.badArgument, "\(command.rawValue) needs \"\(key)\"")
-        default: throw outOfRange
+        default: throw outOfRange()
         }
     }
 
