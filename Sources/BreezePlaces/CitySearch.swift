@@ -49,59 +49,52 @@ public struct CitySearch: Sendable {
     /// one slip away instead: a letter left out, doubled or added, changed, or two letters swapped ("zurrich",
     /// "barcelna"). Only then: a query that finds something keeps its answer and its cost.
     public func search(_ query: String, limit: Int = 10) -> [CityMatch] {
-        guard limit > 0 else { return [] }
-        let parts = query.split(separator: ",", omittingEmptySubsequences: false)
-        let name = Array(SearchKey.fold(parts.first ?? "").utf8)
-        let letters = name.lazy.filter { $0 != 0x20 }.count
-        guard String(decoding: name, as: UTF8.self).filter({ $0 != " " }).count >= Self.minimumQueryLength
-        else { return [] }
-        let filters = parts.dropFirst().map { SearchKey.fold($0) }.filter { !$0.isEmpty }
-
-        var scores = Scores()
-        collect(prefix: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
-        if letters >= Self.typoMinimumLength, name.allSatisfy({ $0 < 0x80 }),
-            !scores.contains(where: { filters.isEmpty || matches(place: Int($0), filters: filters) }) {
-            collectSlips(of: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
-        }
-
-        var results = scores.entries.map { (place: $0.key, score: $0.value.score, alternate: $0.value.alternate) }
-        if !filters.isEmpty {
-            results = results.filter { matches(place: Int($0.place), filters: filters) }
-        }
-        results.sort { $0.score != $1.score ? $0.score > $1.score : $0.place < $1.place }
-        return results.prefix(limit).compactMap { result in
-            index.place(at: Int(result.place)).map {
-                CityMatch(place: $0, index: Int(result.place), matchedAlternateName: result.alternate)
+        ranked(query, limit: limit).compactMap { result in
+            index.place(at: result.position).map {
+                CityMatch(place: $0, index: result.position, matchedAlternateName: result.alternate)
             }
         }
     }
 
-    /// The best score found so far for each place.
-    struct Scores {
-        /// Room from the start for a ranked prefix's matches (`rankedPrefixDepth` and the whole-name ones): growing
-        /// from empty moved every entry five times a search.
-        var entries = [UInt32: (score: Double, alternate: Bool)](minimumCapacity: 2 * CitySearch.rankedPrefixDepth)
+    /// The positions in the index of the cities `search(query, limit:)` finds, in its order: for an answer that
+    /// writes them straight from the index (`PlacesIndex.withPlaceText`).
+    public func positions(matching query: String, limit: Int = 10) -> [Int] {
+        ranked(query, limit: limit).map(\.position)
+    }
 
-        /// One hash a place: through the defaulted subscript, the entry is found (or made) and changed in place.
-        /// Every score is above zero, so a new entry always takes the place's first score.
-        mutating func add(_ place: UInt32, score: Double, alternate: Bool) {
-            Self.raise(&entries[place, default: (score: 0, alternate: false)], to: (score, alternate))
+    /// What `search` finds, as positions in the index, best first.
+    private func ranked(_ query: String, limit: Int) -> [(position: Int, alternate: Bool)] {
+        guard limit > 0 else { return [] }
+        // Most queries have no comma: they are taken whole, without splitting.
+        let parts = query.utf8.contains(UInt8(ascii: ","))
+            ? query.split(separator: ",", omittingEmptySubsequences: false) : [query[...]]
+        let name = SearchKey.foldedBytes(parts.first ?? "")
+        let letters = name.lazy.filter { $0 != 0x20 }.count
+        let isASCII = name.allSatisfy { $0 < 0x80 }
+        // In ASCII each letter is a character; other text is counted in characters.
+        guard isASCII ? letters >= Self.minimumQueryLength
+            : String(decoding: name, as: UTF8.self).filter({ $0 != " " }).count >= Self.minimumQueryLength
+        else { return [] }
+        let filters = parts.dropFirst().map { SearchKey.fold($0) }.filter { !$0.isEmpty }
+
+        var scores = PlaceScores()
+        collect(prefix: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
+        if letters >= Self.typoMinimumLength, isASCII,
+            !scores.contains(where: { filters.isEmpty || matches(place: Int($0), filters: filters) }) {
+            collectSlips(of: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
         }
 
-        private static func raise(
-            _ entry: inout (score: Double, alternate: Bool), to better: (score: Double, alternate: Bool)
-        ) {
-            if better.score > entry.score { entry = better }
+        var results = scores.entries
+        if !filters.isEmpty {
+            results = results.filter { matches(place: Int($0.place), filters: filters) }
         }
-
-        func contains(where include: (UInt32) -> Bool) -> Bool {
-            entries.keys.contains(where: include)
-        }
+        results.sort { $0.score != $1.score ? $0.score > $1.score : $0.place < $1.place }
+        return results.prefix(limit).map { (Int($0.place), $0.alternate) }
     }
 
     /// Scores the places whose names start with `prefix`.
     private func collect(
-        prefix name: [UInt8], range: Range<Int>? = nil, filtered: Bool, limit: Int, into scores: inout Scores
+        prefix name: [UInt8], range: Range<Int>? = nil, filtered: Bool, limit: Int, into scores: inout PlaceScores
     ) {
         let range = range ?? keyRange(prefix: name)
         guard !range.isEmpty else { return }
@@ -122,7 +115,7 @@ public struct CitySearch: Sendable {
     }
 
     /// Scores one key's place as matched by `prefix` (`exact`: the whole key).
-    private func score(_ reference: UInt32, exact: Bool, prefix: [UInt8], into scores: inout Scores) {
+    private func score(_ reference: UInt32, exact: Bool, prefix: [UInt8], into scores: inout PlaceScores) {
         var alternate = reference & PlacesIndexFormat.alternateFlag != 0
         var place = reference & ~PlacesIndexFormat.alternateFlag
         var exact = exact
@@ -152,7 +145,7 @@ public struct CitySearch: Sendable {
             head | 0x20 != first {
             return nil
         }
-        let name = SearchKey.fold(index.name(ofPlace: city)).utf8
+        let name = SearchKey.foldedBytes(index.name(ofPlace: city))
         guard name.starts(with: prefix) else { return nil }
         return (city, name.count == prefix.count)
     }
@@ -161,7 +154,7 @@ public struct CitySearch: Sendable {
     /// swapped, a letter changed or added (a–z or a space). The first letter is taken as typed, unless it is the one
     /// left out or swapped: that keeps the slips few, and each is searched only among the keys that share what
     /// comes before it, so that the whole costs about as much as a few dozen searches.
-    private func collectSlips(of name: [UInt8], filtered: Bool, limit: Int, into scores: inout Scores) {
+    private func collectSlips(of name: [UInt8], filtered: Bool, limit: Int, into scores: inout PlaceScores) {
         let keys = KeyTable(index)
         let filter = index.keyPrefixFilter
         var runs: [(start: Int, byte: Int)] = []
@@ -172,7 +165,7 @@ public struct CitySearch: Sendable {
         var shared = 0..<index.keys.count
         // Every key in `shared` starts with variant[..<known]: comparisons start after those bytes.
         var known = 0
-        func tryVariant(_ scores: inout Scores) {
+        func tryVariant(_ scores: inout PlaceScores) {
             guard variant.count >= Self.minimumQueryLength,
                 variant.withUnsafeBytes({ filter.mayStart($0) }) else { return }
             let range = prefixRange(variant, within: shared, from: known, of: keys)
@@ -180,7 +173,7 @@ public struct CitySearch: Sendable {
             collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores)
         }
         // `letter` at `at`: in place of the name's letter there (a changed letter), then before it (an added one).
-        func tryLetter(_ letter: UInt8, at: Int, _ scores: inout Scores) {
+        func tryLetter(_ letter: UInt8, at: Int, _ scores: inout PlaceScores) {
             variant.removeAll(keepingCapacity: true)
             variant += name[..<at]
             variant.append(letter)
@@ -315,37 +308,19 @@ public struct CitySearch: Sendable {
         index.u32(index.keys.offset + key * PlacesIndexFormat.keySize + 4)
     }
 
-    private func keyBytes(_ key: Int) -> UnsafeRawBufferPointer {
-        index.stringBytes(at: index.u32(index.keys.offset + key * PlacesIndexFormat.keySize))
-            ?? UnsafeRawBufferPointer(start: nil, count: 0)
-    }
-
     private func keyLength(_ key: Int) -> Int {
-        keyBytes(key).count
+        KeyTable(index).bytes(key).count
     }
 
     /// The keys that start with `prefix`: two binary searches over the sorted keys.
     func keyRange(prefix: [UInt8]) -> Range<Int> {
-        keyRange(prefix: prefix, within: 0..<index.keys.count)
+        prefixRange(prefix, within: 0..<index.keys.count, from: 0, of: KeyTable(index))
     }
 
-    /// The keys that start with `prefix`, searched in `range`, which must hold every one of them; every key in
-    /// `range` starts with prefix[..<from], so only the bytes after those are compared.
-    func keyRange(prefix: [UInt8], within range: Range<Int>, from: Int = 0) -> Range<Int> {
-        let lower = partitionPoint(range) { Self.compare(keyBytes($0), prefix, prefixOnly: false, from: from) < 0 }
-        // Nothing starts with `prefix` when the first key from there does not.
-        guard lower < range.upperBound, Self.compare(keyBytes(lower), prefix, prefixOnly: true, from: from) == 0 else {
-            return lower..<lower
-        }
-        // The keys past the first are found from it outwards: a prefix this long holds few keys.
-        let upper = galloping(from: lower + 1, to: range.upperBound) {
-            Self.compare(keyBytes($0), prefix, prefixOnly: true, from: from) <= 0
-        }
-        return lower..<max(lower, upper)
-    }
-
-    /// The keys in `range` of `keys` that start with `prefix`, as `keyRange(prefix:within:from:)` finds them, for the
-    /// slip search's hundreds of searches: keys are read straight from the table, bytes compared without copies.
+    /// The keys in `range` of `keys` that start with `prefix`, which must all lie in it; every key in `range` starts
+    /// with prefix[..<from], so only the bytes after those are compared. The slip search runs hundreds of these: keys
+    /// are read straight from the table, bytes compared without copies. The first key is found by halving; the keys
+    /// past it from it outwards, as a prefix this long holds few keys.
     private func prefixRange(_ prefix: [UInt8], within range: Range<Int>, from: Int, of keys: KeyTable) -> Range<Int> {
         prefix.withUnsafeBytes { prefix in
             let lower = partitionPoint(range) { Self.order(keys.bytes($0), prefix, prefixOnly: false, from: from) < 0 }

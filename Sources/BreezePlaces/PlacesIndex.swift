@@ -155,6 +155,30 @@ public final class PlacesIndex: Sendable {
             coordinate: coordinate(ofPlace: index))
     }
 
+    /// The place at `index` as `PlaceText`, its text the index's own bytes, lent to `body`; nil (and `body` not
+    /// called) outside 0 ..< count. The same members as `place(at:)`, with no `Place` or strings made: for answers
+    /// written straight to bytes.
+    public func withPlaceText<Result>(at index: Int, _ body: (PlaceText) throws -> Result) rethrows -> Result? {
+        guard index >= 0, index < places.count else { return nil }
+        let at = places.offset + index * PlacesIndexFormat.placeSize
+        let admin1Index = u16(at + 22)
+        var admin1Name: UnsafeRawBufferPointer?
+        if admin1Index != PlacesIndexFormat.noAdmin1, Int(admin1Index) < admin1.count {
+            admin1Name = stringBytes(at: u32(admin1.offset + Int(admin1Index) * PlacesIndexFormat.admin1Size + 8))
+        }
+        let country = Self.countryBytes(at: Int(u16(at + 20)), file: file, countries: countries, strings: strings)
+        return try body(PlaceText(
+            id: Int(u32(at)),
+            name: stringBytes(at: u32(at + 16)) ?? Self.noBytes,
+            admin1: admin1Name,
+            country: country.name,
+            countryCode: country.code,
+            population: Int(u32(at + 12)),
+            coordinate: coordinate(ofPlace: index)))
+    }
+
+    private static var noBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
+
     /// The index of the place with GeoNames id `id`, if the index holds it. A linear scan: for commands, not loops.
     public func placeIndex(geonameID id: Int) -> Int? {
         guard id >= 0, id <= Int(UInt32.max) else { return nil }
@@ -212,13 +236,20 @@ public final class PlacesIndex: Sendable {
     private static func decodeCountry(
         at index: Int, file: MappedFile, countries: Section, strings: Section
     ) -> (code: String, name: String) {
-        guard index < countries.count else { return ("", "") }
+        let bytes = countryBytes(at: index, file: file, countries: countries, strings: strings)
+        return (String(decoding: bytes.code, as: UTF8.self), String(decoding: bytes.name, as: UTF8.self))
+    }
+
+    /// The bytes of the country's code and name: none for a country the index does not have, or a name it cannot
+    /// find.
+    private static func countryBytes(
+        at index: Int, file: MappedFile, countries: Section, strings: Section
+    ) -> (code: UnsafeRawBufferPointer, name: UnsafeRawBufferPointer) {
+        guard index < countries.count else { return (noBytes, noBytes) }
         let at = countries.offset + index * PlacesIndexFormat.countrySize
-        // Straight from the mapped bytes: no intermediate array to allocate on every lookup.
-        let code = String(decoding: UnsafeRawBufferPointer(start: file.base + at, count: 2), as: UTF8.self)
         let reference = UInt32(littleEndian: file.base.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))
-        let name = stringBytes(at: reference, file: file, strings: strings).map { String(decoding: $0, as: UTF8.self) }
-        return (code, name ?? "")
+        return (UnsafeRawBufferPointer(start: file.base + at, count: 2),
+                stringBytes(at: reference, file: file, strings: strings) ?? noBytes)
     }
 
     /// The admin1 entry's (code, name) string references.

@@ -16,20 +16,33 @@ public enum SearchKey {
 
     /// Folds `text` for comparison. The result has single spaces between words and none at either end.
     public static func fold(_ text: some StringProtocol) -> String {
-        var out = String.UnicodeScalarView()
+        String(decoding: foldedBytes(text), as: UTF8.self)
+    }
+
+    /// `fold(text)` as UTF-8 bytes, as the search compares them.
+    public static func foldedBytes(_ text: some StringProtocol) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         var pendingSpace = false
 
-        func emit(_ scalar: Unicode.Scalar) {
-            if pendingSpace && !out.isEmpty { out.append(" ") }
+        func emitASCII(_ byte: UInt8) {
+            if pendingSpace && !out.isEmpty { out.append(0x20) }
             pendingSpace = false
-            out.append(scalar)
+            out.append(byte)
+        }
+
+        func emit(_ scalar: Unicode.Scalar) {
+            if pendingSpace && !out.isEmpty { out.append(0x20) }
+            pendingSpace = false
+            UTF8.encode(scalar) { out.append($0) }
         }
 
         for scalar in text.unicodeScalars {
             if scalar.isASCII {
-                switch scalar.value {
-                case 0x41...0x5A: emit(Unicode.Scalar(scalar.value + 0x20)!)
-                case 0x61...0x7A, 0x30...0x39: emit(scalar)
+                let byte = UInt8(truncatingIfNeeded: scalar.value)
+                switch byte {
+                case 0x41...0x5A: emitASCII(byte + 0x20)
+                case 0x61...0x7A, 0x30...0x39: emitASCII(byte)
                 // Apostrophes and full stops join: "St. John's" is searched as "st johns".
                 case 0x27, 0x2E, 0x60: continue
                 default: pendingSpace = true
@@ -38,7 +51,7 @@ public enum SearchKey {
             }
             foldNonASCII(scalar, emit: emit, space: { pendingSpace = true })
         }
-        return String(out)
+        return out
     }
 
     private static func foldNonASCII(

@@ -29,22 +29,35 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
         return [UInt8](UnsafeRawBufferPointer(start: base, count: count))
     }
 
-    mutating func append(_ byte: UInt8) {
+    @inline(__always) mutating func append(_ byte: UInt8) {
         makeRoom(for: 1)
         base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
         count += 1
     }
 
-    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+    @inline(__always) mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         makeRoom(for: bytes.count)
         (base + count).copyMemory(from: source, byteCount: bytes.count)
         count += bytes.count
     }
 
-    /// Grows the buffer, to twice its size or more, when `more` bytes do not fit.
-    private mutating func makeRoom(for more: Int) {
-        guard count + more > capacity else { return }
+    /// `bytes` between quotes.
+    @inline(__always) private mutating func appendQuoted(_ bytes: UnsafeRawBufferPointer) {
+        makeRoom(for: bytes.count + 2)
+        base.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count, as: UInt8.self)
+        if let source = bytes.baseAddress { (base + count + 1).copyMemory(from: source, byteCount: bytes.count) }
+        base.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count + 1 + bytes.count, as: UInt8.self)
+        count += bytes.count + 2
+    }
+
+    /// Makes room for `more` bytes.
+    @inline(__always) private mutating func makeRoom(for more: Int) {
+        if count + more > capacity { grow(toHold: more) }
+    }
+
+    /// Grows the buffer, to twice its size or more, so that `more` bytes fit.
+    @inline(never) private mutating func grow(toHold more: Int) {
         let grown = max(capacity * 2, count + more)
         let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 1)
         larger.copyMemory(from: base, byteCount: count)
@@ -54,7 +67,7 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
     }
 
     /// `text` as it is: punctuation, and keys that need no escape.
-    mutating func raw(_ text: StaticString) {
+    @inline(__always) mutating func raw(_ text: StaticString) {
         append(text)
     }
 
@@ -69,9 +82,7 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
         var value = value
         let written = value.withUTF8 { bytes in
             guard Self.needsNoEscape(bytes) else { return false }
-            append(UInt8(ascii: "\""))
-            append(contentsOf: UnsafeRawBufferPointer(bytes))
-            append(UInt8(ascii: "\""))
+            appendQuoted(UnsafeRawBufferPointer(bytes))
             return true
         }
         if !written { escaped(value) }
@@ -97,6 +108,31 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
             }
         }
         if !written { escaped(first + separator.description + second) }
+    }
+
+    /// The literal of the text `bytes` hold, read as `String(decoding:as:)` reads UTF-8 (repairing what is not): as
+    /// they are when they are ASCII with nothing to escape, else through `string(_:)`.
+    mutating func string(utf8 bytes: UnsafeRawBufferPointer) {
+        guard Self.isPlainASCII(bytes) else { return string(String(decoding: bytes, as: UTF8.self)) }
+        appendQuoted(bytes)
+    }
+
+    /// `string(first, separator, second)` for text as UTF-8 bytes, read as `string(utf8:)` reads them.
+    mutating func string(utf8 first: UnsafeRawBufferPointer, _ separator: StaticString, _ second: UnsafeRawBufferPointer) {
+        let plain = separator.withUTF8Buffer { separatorBytes in
+            guard Self.isPlainASCII(first), Self.isPlainASCII(UnsafeRawBufferPointer(separatorBytes)),
+                Self.isPlainASCII(second)
+            else { return false }
+            append(UInt8(ascii: "\""))
+            append(contentsOf: first)
+            append(contentsOf: UnsafeRawBufferPointer(separatorBytes))
+            append(contentsOf: second)
+            append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain {
+            string(String(decoding: first, as: UTF8.self), separator, String(decoding: second, as: UTF8.self))
+        }
     }
 
     /// The string's literal through `JSONString`, for text with something to escape.
@@ -136,32 +172,59 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
         }
     }
 
-    /// True when `JSONString` writes these bytes as they are, between quotes: no quote, backslash or control
-    /// character, and no 0xE2 (which leads U+2028 and U+2029; `JSONString` takes its slow path for any such text).
-    /// Eight bytes at a time: each test below is true when some byte of the word matches, never false then.
+    /// True when `JSONString` writes these bytes (valid UTF-8) as they are, between quotes: no quote, backslash or
+    /// control character, and no 0xE2 (which leads U+2028 and U+2029; `JSONString` takes its slow path for any such
+    /// text).
     static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        isWrittenAsIs(UnsafeRawBufferPointer(bytes), asciiOnly: false)
+    }
+
+    /// True for ASCII that `JSONString` writes as it is: bytes that are the same text whether or not they were
+    /// checked as UTF-8, so that they need no decoding to be written.
+    static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        isWrittenAsIs(bytes, asciiOnly: true)
+    }
+
+    /// `needsNoEscape`, and with `asciiOnly` no byte of 0x80 or above either: eight bytes at a time, the last eight
+    /// read again where they overlap the word before (a byte read twice changes no answer), and text shorter than
+    /// eight read as one word with spaces around it, so that no byte costs a test of its own.
+    @inline(__always) private static func isWrittenAsIs(_ bytes: UnsafeRawBufferPointer, asciiOnly: Bool) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        let count = bytes.count
+        guard count >= 8 else { return isWrittenAsIs(shortWord(base, count: count), asciiOnly: asciiOnly) }
+        var index = 0
+        while index + 8 < count {
+            guard isWrittenAsIs(base.loadUnaligned(fromByteOffset: index, as: UInt64.self), asciiOnly: asciiOnly)
+            else { return false }
+            index += 8
+        }
+        return isWrittenAsIs(base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), asciiOnly: asciiOnly)
+    }
+
+    /// The 1 to 7 bytes at `base` in one word, some of them twice, the rest spaces: read in two loads that overlap,
+    /// never past the last byte.
+    @inline(__always) private static func shortWord(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        if count >= 4 {
+            let first = UInt64(base.loadUnaligned(as: UInt32.self))
+            let last = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return first | last << 32
+        }
+        if count >= 2 {
+            let first = UInt64(base.loadUnaligned(as: UInt16.self))
+            let last = UInt64(base.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self))
+            return first | last << 16 | spaces << 32
+        }
+        return UInt64(base.load(as: UInt8.self)) | spaces << 8
+    }
+
+    /// `isWrittenAsIs` for the eight bytes of `word`.
+    @inline(__always) private static func isWrittenAsIs(_ word: UInt64, asciiOnly: Bool) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        var index = 0
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while index + 8 <= bytes.count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
-                if control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
-                    || hasZeroByte(word ^ (ones &* 0xE2))
-                {
-                    return false
-                }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return false }
-            index += 1
-        }
-        return true
+        let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
+        return !(control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            || hasZeroByte(word ^ (ones &* 0xE2)) || (asciiOnly && word & highs != 0))
     }
 }

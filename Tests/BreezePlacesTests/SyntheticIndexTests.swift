@@ -102,6 +102,32 @@ import Testing
         #expect(search.search("mega c").first?.place.name == "Metropolis")
     }
 
+    /// A place whose own and alternate names both start with the query is ranked by its better match, whichever of
+    /// its names the search meets first.
+    @Test func aPlaceMatchedTwiceKeepsItsBestMatch() throws {
+        let towns = [
+            // The alternate name sorts before the own name: met first, with a tenth of the weight.
+            PlaceSourceRecord(
+                id: 1, name: "Zeta Town", latitude: 10, longitude: 10, countryCode: "AA", population: 200_000,
+                alternateNames: ["Zeta"]),
+            PlaceSourceRecord(id: 2, name: "Zetaville", latitude: 11, longitude: 11, countryCode: "AA", population: 50_000),
+            // The own name sorts first: the alternate met after it must not lower it.
+            PlaceSourceRecord(
+                id: 3, name: "Alpha", latitude: 12, longitude: 12, countryCode: "AA", population: 200_000,
+                alternateNames: ["Alphaberg"]),
+            PlaceSourceRecord(id: 4, name: "Alphatown", latitude: 13, longitude: 13, countryCode: "AA", population: 50_000),
+        ]
+        let search = CitySearch(index: try PlacesIndex(bytes: SyntheticPlaces.builder.build(towns).bytes))
+        let zeta = search.search("zet")
+        #expect(zeta.map(\.place.id) == [1, 2])
+        #expect(zeta.map(\.matchedAlternateName) == [false, false])
+        let alpha = search.search("alph")
+        #expect(alpha.map(\.place.id) == [3, 4])
+        #expect(alpha.map(\.matchedAlternateName) == [false, false])
+        // The whole alternate name counts a half (100,000), and beats the other town's own prefix.
+        #expect(search.search("zeta").map(\.place.id) == [1, 2])
+    }
+
     @Test func biggerCitiesComeFirst() {
         #expect(search.search("springfield").map(\.place.id) == [8, 7])
     }

@@ -182,6 +182,58 @@ import Testing
         }
     }
 
+    /// Text as bytes from a place kept on disk: any bytes at all, valid UTF-8 or not.
+    static let byteTexts: [[UInt8]] = names.map { Array($0.utf8) } + [
+        [0xFF], [0x42, 0xC3], [0xC3, 0x28, 0x61], [0xE2, 0x80], [0xE2, 0x80, 0xA8, 0x41], [0xED, 0xA0, 0x80],
+        [0xF4, 0x90, 0x80, 0x80], [0x61, 0x00, 0x62], Array("Aarau, ".utf8) + [0xC0, 0xAF], [0x80, 0x80, 0x80],
+        Array(repeating: 0x41, count: 15) + [0xFE], Array("Switzerland".utf8),
+    ]
+
+    /// A place written from bytes (`PlaceText`, as a search writes its places from the index) is the place those
+    /// bytes read as strings (repaired where they are not UTF-8), answered and encoded.
+    @Test func aPlacesLineWrittenFromBytesIsThePlacesTheyReadAs() {
+        var numbers = Numbers(state: 13)
+        for _ in 0..<2_000 {
+            let texts = (0..<Int(numbers.next() % 12)).map { _ in
+                (name: numbers.pick(Self.byteTexts), admin1: numbers.next() % 3 == 0 ? nil : numbers.pick(Self.byteTexts),
+                 country: numbers.pick(Self.byteTexts), code: numbers.pick(Self.byteTexts),
+                 place: Self.place(&numbers))
+            }
+            let places = texts.map { text in
+                var place = text.place
+                place.name = String(decoding: text.name, as: UTF8.self)
+                place.admin1 = text.admin1.map { String(decoding: $0, as: UTF8.self) }
+                place.country = String(decoding: text.country, as: UTF8.self)
+                place.countryCode = String(decoding: text.code, as: UTF8.self)
+                return place
+            }
+            let id = numbers.pick(Self.ids)
+            let extra: [(String, JSONValue)] = [("query", .string("q")), ("online", .string("off"))]
+            let expected = ProtocolMessage.reply(ProtocolMessage.places(places, extra: extra), id: id).encodedLine()
+            let line = ProtocolMessage.placesLine(expectedCount: 1, extra: extra, id: id) { write in
+                for text in texts {
+                    text.name.withUnsafeBytes { name in
+                        text.country.withUnsafeBytes { country in
+                            text.code.withUnsafeBytes { code in
+                                func lend(admin1: UnsafeRawBufferPointer?) {
+                                    write(PlaceText(
+                                        id: text.place.id, name: name, admin1: admin1, country: country, countryCode: code,
+                                        population: text.place.population, coordinate: text.place.coordinate))
+                                }
+                                if let admin1 = text.admin1 { admin1.withUnsafeBytes { lend(admin1: $0) } } else {
+                                    lend(admin1: nil)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let same = line == expected
+            #expect(same, "wanted \(Self.text(expected)), got \(Self.text(line))")
+            if !same { return }
+        }
+    }
+
     @Test func aPlacesLineIsThePlacesAnsweredAndEncoded() {
         let extras: [[(String, JSONValue)]] = [
             [], [("class", .string("SAVED"))], [("query", .string("bern")), ("online", .string("off"))],
