@@ -181,7 +181,7 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
 
     /// True for ASCII that `JSONString` writes as it is: bytes that are the same text whether or not they were
     /// checked as UTF-8, so that they need no decoding to be written.
-    static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    @inline(__always) static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         isWrittenAsIs(bytes, asciiOnly: true)
     }
 
