@@ -84,15 +84,14 @@ public struct CitySearch: Sendable {
             collectSlips(of: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
         }
 
-        var results = scores.entries
-        if !filters.isEmpty {
-            results = results.filter { matches(place: Int($0.place), filters: filters) }
-        }
         // Each match as one number that sorts as the ranking does, highest score first and then the lowest place:
         // the score's bits inverted (a positive Double's bits order as it does; every score is above zero), then
         // the place, then whether an alternate name matched. Comparing these costs a fraction of comparing tuples.
-        var ranking = results.map { entry in
-            UInt128(~entry.score.bitPattern) << 64 | UInt128(entry.place) << 1 | (entry.alternate ? 1 : 0)
+        var ranking: [UInt128] = []
+        ranking.reserveCapacity(scores.count)
+        scores.forEach { entry in
+            guard filters.isEmpty || matches(place: Int(entry.place), filters: filters) else { return }
+            ranking.append(UInt128(~entry.score.bitPattern) << 64 | UInt128(entry.place) << 1 | (entry.alternate ? 1 : 0))
         }
         ranking.sort()
         return ranking.prefix(limit).map { (Int(truncatingIfNeeded: $0 >> 1 & 0xFFFF_FFFF), $0 & 1 == 1) }

@@ -50,6 +50,11 @@ struct PlaceScores {
         slots.filter { $0.place != Self.free }
     }
 
+    /// Calls `body` with every place kept, in no particular order, with no array made for them.
+    func forEach(_ body: (Entry) -> Void) {
+        for slot in slots where slot.place != Self.free { body(slot) }
+    }
+
     func contains(where include: (UInt32) -> Bool) -> Bool {
         slots.contains { $0.place != Self.free && include($0.place) }
     }

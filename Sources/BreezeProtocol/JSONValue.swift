@@ -140,7 +140,12 @@ public enum JSONValue: Hashable, Sendable {
         if fraction == 0 {
             digits = 1  // "x.0"
         } else {
-            while fraction % 10 == 0 {
+            // Two zeros a step, then the one left: a coordinate from the index has four or more.
+            while fraction % 100 == 0 {
+                fraction /= 100
+                digits -= 2
+            }
+            if fraction % 10 == 0 {
                 fraction /= 10
                 digits -= 1
             }
