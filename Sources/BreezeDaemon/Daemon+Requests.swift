@@ -27,6 +27,13 @@ extension Daemon {
         }
     }
 
+    /// The lines the socket server answers on its own thread to a request that only reads (`lookup`, `search`,
+    /// `popular`, the `saved` list); nil for any other request. For tests and the fuzzer, which compare them with
+    /// `handle`'s answer.
+    public nonisolated func answerNow(_ request: ProtocolRequest) -> [[UInt8]]? {
+        reads.answerNow(request)
+    }
+
     /// Every command the daemon answers: those that only read from `reads`, the rest here.
     private func answer(
         _ command: RequestRoute.DaemonCommand, _ request: ProtocolRequest, peerUID: UInt32?

@@ -129,14 +129,25 @@ final class ProtocolFuzzing: Sendable {
         }
     }
 
-    /// Waits for the daemon's answer: the fuzzer calls in synchronously.
+    /// Waits for the daemon's answer: the fuzzer calls in synchronously. A request the socket thread answers
+    /// straight to bytes (`answerNow`) must get the very lines the daemon's answer encodes to; any difference stops
+    /// the fuzzer, as a crash does, with the request that showed it.
     private func answer(_ request: ProtocolRequest) {
+        let now = daemon.answerNow(request)
         let done = DispatchSemaphore(value: 0)
         let daemon = daemon
+        let lines = Mutex<[[UInt8]]>([])
         Task.detached {
-            for reply in await daemon.handle(request, peerUID: 0) { _ = reply.encoded() }
+            let encoded = await daemon.handle(request, peerUID: 0).map { $0.encodedLine() }
+            lines.withLock { $0 = encoded }
             done.signal()
         }
         done.wait()
+        if let now, now != lines.withLock({ $0 }) {
+            fatalError("""
+                answered on the socket thread: \(String(decoding: now.joined(), as: UTF8.self))
+                answered by the daemon: \(String(decoding: lines.withLock { $0 }.joined(), as: UTF8.self))
+                """)
+        }
     }
 }
