@@ -3,6 +3,7 @@ import BreezeGPSD
 import BreezeLocation
 import BreezeTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The gpsd source holding back repeats of a position at rest, against a stand-in gpsd, with the location service.
@@ -20,18 +21,54 @@ import Testing
         let harness = LocationServiceHarness(
             port: gpsd.port, fixTimeout: .seconds(2), unchangedFixInterval: .milliseconds(250))
         try #require(await gpsd.waitForClient(timeout: 10))
-        // 33 epochs a second at rest for 4 s, twice the fix timeout (epochs 30 ms apart in the receiver's time too).
-        for epoch in 0..<133 {
-            gpsd.send([Self.tpv(second: epoch * 30)])
-            try await Task.sleep(for: .milliseconds(30))
+        // The service runs on the cooperative pool, which it shares with every test running beside it: the
+        // longest the pool was too busy to wake a task is kept, to tell a fix lost there from one lost here.
+        let poolPauses = Mutex(Duration.zero)
+        let heartbeat = Task.detached {
+            let clock = ContinuousClock()
+            var last = clock.now
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(20))
+                let now = clock.now
+                poolPauses.withLock { $0 = max($0, now - last - .milliseconds(20)) }
+                last = now
+            }
+        }
+        // 33 epochs a second at rest for 4 s, twice the fix timeout (epochs 30 ms apart in the receiver's time too),
+        // sent from a thread of their own, not from the pool. The longest pause between two is kept.
+        let longestPause = await withCheckedContinuation { (done: CheckedContinuation<Duration, Never>) in
+            Thread.detachNewThread {
+                let clock = ContinuousClock()
+                var last = clock.now
+                var longest = Duration.zero
+                for epoch in 0..<133 {
+                    gpsd.send([Self.tpv(second: epoch * 30)])
+                    usleep(30_000)
+                    let now = clock.now
+                    longest = max(longest, now - last)
+                    last = now
+                }
+                done.resume(returning: longest)
+            }
         }
         let passed = harness.source.fixCount
+        heartbeat.cancel()
+        let poolPause = poolPauses.withLock { $0 }
         await harness.stop()
 
         let permissions = harness.permissions
         let authorized = try #require(permissions.firstIndex(of: .authorized(.gpsd)))
-        #expect(!permissions[authorized...].contains { $0.reason?.code == .noFix }, "\(permissions)")
-        #expect(harness.positions.count == 1)
+        // A pool blocked for the fix timeout less one repeat's interval can leave the service without a fix that
+        // long: the service is not what is tested then. Some other test of this group blocks it now and then (2.8
+        // and 2.9 s seen, the sender's longest pause 49 ms); with the pool free, both expectations hold.
+        withKnownIssue("the cooperative pool was blocked for \(poolPause)", isIntermittent: true) {
+            #expect(
+                !permissions[authorized...].contains { $0.reason?.code == .noFix },
+                "\(permissions); the longest pause between two epochs sent: \(longestPause), of the pool: \(poolPause)")
+            #expect(harness.positions.count == 1)
+        } when: {
+            poolPause >= .milliseconds(1_750)
+        }
         // About four a second; every epoch would be 133.
         #expect((6...40).contains(passed), "\(passed) fixes passed on in 4 s")
     }
