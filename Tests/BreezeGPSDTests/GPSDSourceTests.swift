@@ -204,28 +204,35 @@ struct GPSDSourceLimitsTests {
         #expect(harness.positions.first?.place.name == "Frutigen")
     }
 
-    @Test func aGpsdWithNoFreeClientSlotsIsReportedAsBusy() async throws {
-        var log = NMEALog()
-        log.stay(at: GPSDSourceTests.adelboden, count: 30)
-        let port = GPSFake.freePort()
-        let gpsd = try await GPSFake(log: log.write(name: "full"), port: port, once: false, interval: 0.05)
-        // Fill gpsd's client slots with plain connections that say nothing.
-        var fillers: [Int32] = []
-        defer { fillers.forEach { _ = close($0) } }
-        for _ in 0..<200 {
+    /// Up to `count` TCP connections to `port` on 127.0.0.1, trying at most `attempts` times (a refused one waits
+    /// 100 ms: gpsd may not listen yet). Blocks the calling thread.
+    static func connections(toPort port: Int, count: Int, attempts: Int) -> [Int32] {
+        var connected: [Int32] = []
+        for _ in 0..<attempts where connected.count < count {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
+            let result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            if connected == 0 { fillers.append(fd) } else { close(fd); try await Task.sleep(for: .milliseconds(100)) }
-            if fillers.count == 70 { break }
+            if result == 0 { connected.append(fd) } else { close(fd); usleep(100_000) }
         }
+        return connected
+    }
+
+    @Test func aGpsdWithNoFreeClientSlotsIsReportedAsBusy() async throws {
+        var log = NMEALog()
+        log.stay(at: GPSDSourceTests.adelboden, count: 30)
+        let port = GPSFake.freePort()
+        let gpsd = try await GPSFake(log: log.write(name: "full"), port: port, once: false, interval: 0.05)
+        // Fill gpsd's client slots with plain connections that say nothing, from a thread of their own: a connect
+        // waits out a full listen queue, which must not hold a thread of the cooperative pool.
+        var fillers = await onDedicatedThread { Self.connections(toPort: port, count: 70, attempts: 200) }
+        defer { fillers.forEach { _ = close($0) } }
         #expect(fillers.count == 70)
 
         let harness = LocationServiceHarness(port: port)
@@ -242,7 +249,22 @@ struct GPSDSourceLimitsTests {
         let recovered = await harness.recorder.wait(timeout: 45) { _ in
             harness.permissions.contains(.authorized(.gpsd))
         }
-        #expect(recovered, "permissions seen: \(summary(harness.permissions))")
+        if !recovered {
+            // A new watcher is the control: if the replay no longer reaches it either, gpsd or gpsfake stalled (seen
+            // once in CI, with the whole group running) and the source is not what failed.
+            let control = await gpsd.reportsToANewWatcher(seconds: 3)
+            let events = harness.source.recorder.all.filter { if case .fix = $0 { false } else { true } }
+            withKnownIssue("the replay reached no watcher", isIntermittent: true) {
+                Issue.record("""
+                    not authorized 45 s after the slots were freed; permissions seen: \
+                    \(summary(harness.permissions, last: 10)); the source's events other than fixes: \
+                    \(summary(events, last: 10)); gpsfake running: \(gpsd.isRunning); a new watcher read \(control) \
+                    TPVs in 3 s
+                    """)
+            } when: {
+                control == 0
+            }
+        }
         await gpsd.stop()
         await harness.stop()
     }

@@ -22,11 +22,27 @@ struct ReceiverLogConformanceTests {
         let gpsd = try await GPSFake(log: SharedReceiverLogs.folder + "/" + file, port: port, once: false, interval: 0.03)
         // Up to 150 s: gpsd takes 25-50 s to give garmin-geko201.log's first position (its binary protocol is
         // recognised late), and a loaded machine once made that over 60 s.
-        await harness.recorder.wait(timeout: 150) { _ in !harness.positions.isEmpty }
+        let named = await harness.recorder.wait(timeout: 150) { _ in !harness.positions.isEmpty }
+        // A new watcher is the control: a replay that reaches no watcher either is gpsd or gpsfake stalled, not a
+        // receiver the source failed to read (seen once in six runs of this group here, with ch-4701.log, which
+        // names its place in 3 s otherwise).
+        let control = named ? 0 : await gpsd.reportsToANewWatcher(seconds: 3)
         await gpsd.stop()
         await harness.stop()
 
-        let place = try #require(harness.positions.last?.place, "\(file): no position named")
+        guard let place = harness.positions.last?.place else {
+            let events = harness.source.recorder.all.filter { if case .fix = $0 { false } else { true } }
+            withKnownIssue("the replay of \(file) reached no watcher", isIntermittent: true) {
+                Issue.record("""
+                    \(file): no position named in 150 s; permissions seen: \(summary(harness.permissions, last: 10)); \
+                    the source's events other than fixes: \(summary(events, last: 10)); a new watcher read \
+                    \(control) TPVs in 3 s
+                    """)
+            } when: {
+                control == 0
+            }
+            return
+        }
         print("receiver log \(file): \(place.displayName) (\(place.countryCode)), expected "
             + "\(label.city.isEmpty ? "-" : label.city) (\(label.country))")
         #expect(place.countryCode == label.country, "\(file)")
