@@ -100,9 +100,9 @@ final class BreezedProcess: @unchecked Sendable {
         _ = await exitStatus(timeout: 5)
     }
 
-    /// What breezed wrote to stderr (after it ended).
+    /// What breezed wrote to stderr: all of it once it has ended, what it wrote so far while it runs.
     func log() -> String {
-        errorText.whole()
+        process.isRunning ? errorText.soFar() : errorText.whole()
     }
 
     /// Waits until breezed has logged a line containing `text` (at most `timeout` seconds); returns whether it did.
@@ -181,10 +181,10 @@ final class CollectedOutput: Sendable {
         String(decoding: text.withLock { $0 }, as: UTF8.self)
     }
 
-    /// Everything, once the writer has closed.
+    /// Everything, once the writer has closed; what there is so far if it has not within 5 s (a failure message
+    /// asks while breezed still runs: it must not hang the test).
     func whole() -> String {
-        ended.wait()
-        ended.signal()
+        if ended.wait(timeout: .now() + 5) == .success { ended.signal() }
         return soFar()
     }
 }

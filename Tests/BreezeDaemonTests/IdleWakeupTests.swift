@@ -48,8 +48,9 @@ import Glibc
         let folder = try BreezedProcess.makeFolder()
         let gpsd = try await ChildProcess.launch("/usr/sbin/gpsd", ["-N", "-S", String(port), "-F", folder + "/gpsd.sock"])
         defer {
+            // gpsd ends on SIGTERM at once; one that does not is killed, and the pool is never held long.
             gpsd.terminate()
-            gpsd.waitUntilExit()
+            if !gpsd.waitUntilExit(timeout: 2) { kill(gpsd.processIdentifier, SIGKILL) }
         }
         try "[location]\nfix_timeout=1\n".write(toFile: folder + "/breezed.conf", atomically: true, encoding: .utf8)
         let daemon = try await BreezedProcess(folder: folder, [
