@@ -140,7 +140,8 @@ let package = Package(
         .testTarget(name: "BreezeMQTTTests", dependencies: ["BreezeMQTT", "BreezeTestSupport"]),
         .testTarget(
             name: "BreezeLocationTests", dependencies: ["BreezeLocation", "BreezePlaces", "BreezeCore", "BreezeTestSupport"]),
-        .testTarget(name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol", "BreezeSystem"]),
+        .testTarget(
+            name: "BreezeCLITests", dependencies: ["BreezeCLI", "BreezeProtocol", "BreezeSystem", "BreezeTestSupport"]),
         .testTarget(
             name: "BreezeDaemonTests", dependencies: ["BreezeDaemon", "BreezeTestSupport"],
             exclude: ["Expected"]),

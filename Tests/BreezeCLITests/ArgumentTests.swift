@@ -179,7 +179,7 @@ import Glibc
 /// The request line each subcommand sends, as a daemon receives it.
 @Suite struct RequestLineTests {
     /// The first request breezectl sends for `arguments`, read by a daemon that then hangs up.
-    static func firstRequest(_ arguments: [String]) throws -> JSONValue {
+    static func firstRequest(_ arguments: [String]) async throws -> JSONValue {
         let received = Collected()
         let daemon = FakeDaemon { fd in
             FakeDaemon.write(fd, "{\"class\":\"VERSION\",\"release\":\"0.1.0\",\"proto_major\":1,\"proto_minor\":1}\n")
@@ -189,68 +189,69 @@ import Glibc
             received.append(String(decoding: line, as: UTF8.self))
         }
         defer { daemon.stop() }
-        let run = try #require(BreezectlConnectionTests.breezectl(["--socket", daemon.path, "--timeout", "5"] + arguments))
+        let run = try #require(
+            await BreezectlConnectionTests.breezectl(["--socket", daemon.path, "--timeout", "5"] + arguments))
         #expect(run.status != 0)
         return try JSONValue.parse(received.value)
     }
 
-    @Test func selectByIdSendsTheCity() throws {
-        let request = try Self.firstRequest(["select", "2661552"])
+    @Test func selectByIdSendsTheCity() async throws {
+        let request = try await Self.firstRequest(["select", "2661552"])
         #expect(request["command"] == .string("select"))
         #expect(request["city"] == .number(2_661_552))
         #expect(request["query"] == nil)
     }
 
-    @Test func selectByNameSendsTheQuery() throws {
-        let request = try Self.firstRequest(["select", "Bern"])
+    @Test func selectByNameSendsTheQuery() async throws {
+        let request = try await Self.firstRequest(["select", "Bern"])
         #expect(request["query"] == .string("Bern"))
         #expect(request["city"] == nil)
     }
 
-    @Test func lookupSendsBothNumbers() throws {
-        let request = try Self.firstRequest(["lookup", "-33.8688", "151.2093"])
+    @Test func lookupSendsBothNumbers() async throws {
+        let request = try await Self.firstRequest(["lookup", "-33.8688", "151.2093"])
         #expect(request["command"] == .string("lookup"))
         #expect(request["latitude"] == .number(-33.8688))
         #expect(request["longitude"] == .number(151.2093))
     }
 
     @Test(arguments: [("on", true), ("off", false)])
-    func locationSendsTheSwitch(word: String, enabled: Bool) throws {
-        let request = try Self.firstRequest(["location", word])
+    func locationSendsTheSwitch(word: String, enabled: Bool) async throws {
+        let request = try await Self.firstRequest(["location", word])
         #expect(request["command"] == .string("location"))
         #expect(request["enabled"] == .bool(enabled))
     }
 
-    @Test func savedWithoutAnActionLists() throws {
-        let request = try Self.firstRequest(["saved"])
+    @Test func savedWithoutAnActionLists() async throws {
+        let request = try await Self.firstRequest(["saved"])
         #expect(request["command"] == .string("saved"))
         #expect(request["action"] == .string("list"))
     }
 
-    @Test func savedRemoveSendsTheCityId() throws {
-        let request = try Self.firstRequest(["saved", "remove", "42"])
+    @Test func savedRemoveSendsTheCityId() async throws {
+        let request = try await Self.firstRequest(["saved", "remove", "42"])
         #expect(request["action"] == .string("remove"))
         #expect(request["city"] == .number(42))
     }
 
-    @Test func lookupAfterDoubleDashSendsBothNumbers() throws {
-        let request = try Self.firstRequest(["lookup", "--", "-22.9", "-43.2"])
+    @Test func lookupAfterDoubleDashSendsBothNumbers() async throws {
+        let request = try await Self.firstRequest(["lookup", "--", "-22.9", "-43.2"])
         #expect(request["latitude"] == .number(-22.9))
         #expect(request["longitude"] == .number(-43.2))
     }
 
-    @Test func searchSendsTheQueryAsTyped() throws {
-        let request = try Self.firstRequest(["search", "San Fr"])
+    @Test func searchSendsTheQueryAsTyped() async throws {
+        let request = try await Self.firstRequest(["search", "San Fr"])
         #expect(request["command"] == .string("search"))
         #expect(request["query"] == .string("San Fr"))
     }
 
-    @Test func statusAsksForTheStatus() throws {
-        #expect(try Self.firstRequest(["status"])["command"] == .string("status"))
-        #expect(try Self.firstRequest(["refresh"])["command"] == .string("refresh"))
-        #expect(try Self.firstRequest(["refresh"])["wait"] == .bool(true))
-        #expect(try Self.firstRequest(["here"])["command"] == .string("here"))
-        #expect(try Self.firstRequest(["popular"])["command"] == .string("popular"))
+    @Test func statusAsksForTheStatus() async throws {
+        #expect(try await Self.firstRequest(["status"])["command"] == .string("status"))
+        #expect(try await Self.firstRequest(["refresh"])["command"] == .string("refresh"))
+        #expect(try await Self.firstRequest(["refresh"])["wait"] == .bool(true))
+        #expect(try await Self.firstRequest(["here"])["command"] == .string("here"))
+        #expect(try await Self.firstRequest(["popular"])["command"] == .string("popular"))
     }
 }
 
@@ -264,7 +265,7 @@ import Glibc
 
     /// Runs `saved remove <name>` against a daemon that answers the list with `savedList`; returns the run and the
     /// requests it received.
-    static func remove(_ name: String) throws -> (BreezectlRun, [JSONValue]) {
+    static func remove(_ name: String) async throws -> (BreezectlRun, [JSONValue]) {
         let received = Collected()
         let daemon = FakeDaemon { fd in
             var line: [UInt8] = []
@@ -287,14 +288,16 @@ import Glibc
             }
         }
         defer { daemon.stop() }
-        let run = try #require(BreezectlConnectionTests.breezectl(["--socket", daemon.path, "--timeout", "5", "saved", "remove", name]))
+        let run = try #require(
+            await BreezectlConnectionTests.breezectl(
+                ["--socket", daemon.path, "--timeout", "5", "saved", "remove", name]))
         let requests = received.value.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
         return (run, requests)
     }
 
     @Test(arguments: [("zurich", 2657896), ("Zürich, Switzerland", 2657896), ("OSLO", 3143244), (" oslo ", 3143244)])
-    func aNameRemovesTheSavedCityOfThatName(name: String, id: Int) throws {
-        let (run, requests) = try Self.remove(name)
+    func aNameRemovesTheSavedCityOfThatName(name: String, id: Int) async throws {
+        let (run, requests) = try await Self.remove(name)
         #expect(run.status == 0, "\(run.errors)")
         #expect(requests.count == 2)
         #expect(requests.first?["action"] == .string("list"))
@@ -302,15 +305,15 @@ import Glibc
         #expect(requests.last?["city"] == .number(Double(id)))
     }
 
-    @Test func aNameNoSavedCityHasFailsWithoutRemoving() throws {
-        let (run, requests) = try Self.remove("Bern")
+    @Test func aNameNoSavedCityHasFailsWithoutRemoving() async throws {
+        let (run, requests) = try await Self.remove("Bern")
         #expect(run.status == 1)
         #expect(run.errors.contains("no saved city is called \"Bern\""), "\(run.errors)")
         #expect(!requests.contains { $0["action"] == .string("remove") })
     }
 
-    @Test func aNameSeveralSavedCitiesHaveAsksForTheId() throws {
-        let (run, requests) = try Self.remove("portland")
+    @Test func aNameSeveralSavedCitiesHaveAsksForTheId() async throws {
+        let (run, requests) = try await Self.remove("portland")
         #expect(run.status == 64)
         #expect(run.errors.contains("(5746545)") && run.errors.contains("(4975802)"), "\(run.errors)")
         #expect(!requests.contains { $0["action"] == .string("remove") })

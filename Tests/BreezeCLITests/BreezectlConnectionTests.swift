@@ -1,5 +1,6 @@
 import BreezeCLI
 import BreezeProtocol
+import BreezeTestSupport
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ import Glibc
     /// did not end by then.
     static func breezectl(
         _ arguments: [String], deadline: Double = 10, isTerminal: Bool = false, environment: [String: String] = [:]
-    ) -> BreezectlRun? {
+    ) async -> BreezectlRun? {
         let output = Collected()
         let errors = Collected()
         let status = Collected()
@@ -25,25 +26,28 @@ import Glibc
             status.append(String(code))
             done.signal()
         }
-        guard done.wait(timeout: .now() + deadline) == .success else { return nil }
+        // Waited for on a thread too: a run of seconds must not hold a thread of the cooperative pool.
+        guard await onDedicatedThread({ done.wait(timeout: .now() + deadline) == .success }) else { return nil }
         return BreezectlRun(status: Int32(status.value) ?? -1, output: output.value, errors: errors.value)
     }
 
-    @Test func aDaemonThatNeverAnswersTimesOut() throws {
+    @Test func aDaemonThatNeverAnswersTimesOut() async throws {
         let daemon = FakeDaemon { FakeDaemon.drain($0) }
         defer { daemon.stop() }
         let started = ContinuousClock.now
-        let run = try #require(Self.breezectl(["--socket", daemon.path, "--timeout", "0.5", "where"]), "breezectl hung")
+        let run = try #require(
+            await Self.breezectl(["--socket", daemon.path, "--timeout", "0.5", "where"]), "breezectl hung")
         #expect(run.status == 69)
         #expect(run.errors.contains("breezed did not answer within 0.5 s"), "\(run.errors)")
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
-    @Test func watchOnceWaitsForItsAnswerOnlyUntilTheTimeout() throws {
+    @Test func watchOnceWaitsForItsAnswerOnlyUntilTheTimeout() async throws {
         let daemon = FakeDaemon { FakeDaemon.drain($0) }
         defer { daemon.stop() }
         let run = try #require(
-            Self.breezectl(["--socket", daemon.path, "--timeout", "1", "watch", "--once", "--waybar"]), "breezectl hung")
+            await Self.breezectl(
+                ["--socket", daemon.path, "--timeout", "1", "watch", "--once", "--waybar"]), "breezectl hung")
         #expect(run.status == 69)
         #expect(run.errors.contains("breezed did not answer within 1 s"), "\(run.errors)")
         // The bar still gets its line: breezed is unavailable, and why.
@@ -53,31 +57,32 @@ import Glibc
     }
 
     @Test(arguments: ["0", "-1", "nan", "inf", "1e300", "soon", ""])
-    func aBadTimeoutIsAUsageError(value: String) throws {
-        let run = try #require(Self.breezectl(["--socket", "/nonexistent.sock", "--timeout", value, "where"]))
+    func aBadTimeoutIsAUsageError(value: String) async throws {
+        let run = try #require(await Self.breezectl(["--socket", "/nonexistent.sock", "--timeout", value, "where"]))
         #expect(run.status == 64, "\(run.errors)")
         #expect(run.errors.contains("--timeout"), "\(run.errors)")
     }
 
     /// A reply line over the framer's limit used to be dropped while breezectl waited for it forever.
-    @Test func aReplyOverTheLineLimitIsAnError() throws {
+    @Test func aReplyOverTheLineLimitIsAnError() async throws {
         let daemon = FakeDaemon { fd in
             FakeDaemon.write(fd, "{\"class\":\"LOCATION\",\"name\":\"" + String(repeating: "x", count: 1 << 20) + "\",\"id\":1}\n")
             FakeDaemon.drain(fd)
         }
         defer { daemon.stop() }
-        let run = try #require(Self.breezectl(["--socket", daemon.path, "--timeout", "5", "here"]), "breezectl hung")
+        let run = try #require(
+            await Self.breezectl(["--socket", daemon.path, "--timeout", "5", "here"]), "breezectl hung")
         #expect(run.status == 1)
         #expect(run.errors.contains("breezed sent a line over 1 MiB"), "\(run.errors)")
     }
 
     static let tooMany = "{\"class\":\"ERROR\",\"code\":\"too-many-clients\",\"message\":\"breezed has 1024 clients, its limit; try again later\"}\n"
 
-    @Test func aFullDaemonsReasonIsPrinted() throws {
+    @Test func aFullDaemonsReasonIsPrinted() async throws {
         let daemon = FakeDaemon { FakeDaemon.write($0, Self.tooMany) }
         defer { daemon.stop() }
         for command in [["where"], ["here"], ["watch", "--once", "--format", "{aqi}"]] {
-            let run = try #require(Self.breezectl(["--socket", daemon.path] + command), "breezectl hung")
+            let run = try #require(await Self.breezectl(["--socket", daemon.path] + command), "breezectl hung")
             #expect(run.status == 69)
             #expect(run.errors.contains("breezed has 1024 clients, its limit"), "\(command): \(run.errors)")
         }
@@ -112,13 +117,13 @@ import Glibc
         close(pair[1])
     }
 
-    @Test func aDaemonsErrorMessageIsEscapedOnTheTerminal() throws {
+    @Test func aDaemonsErrorMessageIsEscapedOnTheTerminal() async throws {
         let daemon = FakeDaemon { fd in
             FakeDaemon.write(fd, "{\"class\":\"ERROR\",\"code\":\"not-found\",\"message\":\"no \\u001b[2Jcity\\u0007\",\"id\":1}\n")
             FakeDaemon.drain(fd)
         }
         defer { daemon.stop() }
-        let run = try #require(Self.breezectl(["--socket", daemon.path, "select", "Bern"]), "breezectl hung")
+        let run = try #require(await Self.breezectl(["--socket", daemon.path, "select", "Bern"]), "breezectl hung")
         #expect(run.status == 1)
         #expect(!run.errors.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(run.errors.debugDescription)")
         #expect(run.errors.contains("\\x1b[2Jcity\\x07"), "\(run.errors.debugDescription)")

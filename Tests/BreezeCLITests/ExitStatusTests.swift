@@ -23,11 +23,11 @@ import Testing
         (#"{"class":"AIR","state":"unavailable","reason":"no station near""#, 69, "no air-quality data for this place: no station near"),
         (#"{"class":"AIR","state":"offline","reason":"web requests are off (--offline)""#, 69, "web requests are off (--offline)"),
     ])
-    func airExitsZeroOnlyWithData(air: String, status: Int32, reason: String) throws {
+    func airExitsZeroOnlyWithData(air: String, status: Int32, reason: String) async throws {
         let daemon = Self.snapshot([Self.bern, air])
         defer { daemon.stop() }
         for json in [false, true] {
-            let run = try #require(BreezectlConnectionTests.breezectl(
+            let run = try #require(await BreezectlConnectionTests.breezectl(
                 ["--socket", daemon.path] + (json ? ["--json"] : []) + ["air"]), "breezectl hung")
             #expect(run.status == status, "\(air): \(run.errors)")
             #expect(reason.isEmpty || run.errors.contains(reason), "\(air): \(run.errors)")
@@ -36,15 +36,15 @@ import Testing
         }
     }
 
-    @Test func aDatasetWithNoPlaceYetExits75() throws {
+    @Test func aDatasetWithNoPlaceYetExits75() async throws {
         let daemon = Self.snapshot([#"{"class":"LOCATION","state":"denied","name":null,"geoname_id":null"#])
         defer { daemon.stop() }
         for subcommand in ["air", "pollen", "climate", "weather"] {
-            let run = try #require(BreezectlConnectionTests.breezectl(["--socket", daemon.path, subcommand]))
+            let run = try #require(await BreezectlConnectionTests.breezectl(["--socket", daemon.path, subcommand]))
             #expect(run.status == 75, "\(subcommand): \(run.errors)")
             #expect(run.errors.contains("no place yet"), "\(subcommand): \(run.errors)")
         }
-        let status = try #require(BreezectlConnectionTests.breezectl(["--socket", daemon.path, "status"]))
+        let status = try #require(await BreezectlConnectionTests.breezectl(["--socket", daemon.path, "status"]))
         #expect(status.status == 0, "status shows what there is: \(status.errors)")
     }
 
@@ -61,25 +61,25 @@ import Testing
         return #"{"class":"OK","command":"refresh","datasets":["# + entries.joined(separator: ",") + #"],"id":1}"#
     }
 
-    @Test func refreshExitsZeroWhenEveryDatasetAnswered() throws {
+    @Test func refreshExitsZeroWhenEveryDatasetAnswered() async throws {
         let daemon = Self.refreshing(Self.datasets([
             #""state":"fresh""#, #""state":"unavailable","reason":"pollen outside Europe""#, #""state":"fresh""#,
             #""state":"fresh""#,
         ]))
         defer { daemon.stop() }
-        let run = try #require(BreezectlConnectionTests.breezectl(["--socket", daemon.path, "refresh"]))
+        let run = try #require(await BreezectlConnectionTests.breezectl(["--socket", daemon.path, "refresh"]))
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("POLLEN   unavailable: pollen outside Europe"), "\(run.output)")
         #expect(run.errors.isEmpty)
     }
 
-    @Test func refreshExits75NamingEachDatasetThatFailed() throws {
+    @Test func refreshExits75NamingEachDatasetThatFailed() async throws {
         let daemon = Self.refreshing(Self.datasets([
             #""state":"fresh""#, #""state":"failed","reason":"server-error: HTTP 500""#,
             #""state":"stale","reason":"transport: timed out""#, #""state":"fresh""#,
         ]))
         defer { daemon.stop() }
-        let run = try #require(BreezectlConnectionTests.breezectl(["--socket", daemon.path, "refresh"]))
+        let run = try #require(await BreezectlConnectionTests.breezectl(["--socket", daemon.path, "refresh"]))
         #expect(run.status == 75, "\(run.errors)")
         #expect(run.errors.contains(
             "the refresh failed for POLLEN (server-error: HTTP 500), CLIMATE (transport: timed out)"), "\(run.errors)")
@@ -87,22 +87,22 @@ import Testing
         #expect(run.output.contains("AIR      fresh"), "what each answered is printed too: \(run.output)")
     }
 
-    @Test func refreshExits69WhenBreezedsOwnLimitPassed() throws {
+    @Test func refreshExits69WhenBreezedsOwnLimitPassed() async throws {
         let daemon = Self.refreshing(Self.datasets([
             #""state":"fresh""#, #""state":"loading""#, #""state":"fresh""#, #""state":"fresh""#,
         ]))
         defer { daemon.stop() }
-        let run = try #require(BreezectlConnectionTests.breezectl(["--socket", daemon.path, "refresh"]))
+        let run = try #require(await BreezectlConnectionTests.breezectl(["--socket", daemon.path, "refresh"]))
         #expect(run.status == 69, "\(run.errors)")
         #expect(run.errors.contains("no answer for POLLEN"), "\(run.errors)")
     }
 
     /// On a terminal a progress line shows while it waits, and is erased; off one, nothing but the result.
     @Test(arguments: [true, false])
-    func refreshTimesOutWith69AndAProgressLineOnlyOnATerminal(isTerminal: Bool) throws {
+    func refreshTimesOutWith69AndAProgressLineOnlyOnATerminal(isTerminal: Bool) async throws {
         let daemon = FakeDaemon { FakeDaemon.drain($0) }
         defer { daemon.stop() }
-        let run = try #require(BreezectlConnectionTests.breezectl(
+        let run = try #require(await BreezectlConnectionTests.breezectl(
             ["--socket", daemon.path, "--timeout", "0.5", "refresh"], isTerminal: isTerminal), "breezectl hung")
         #expect(run.status == 69)
         #expect(run.errors.contains("the refresh did not finish within 0.5 s"), "\(run.errors)")

@@ -16,8 +16,8 @@ import Glibc
     }
 
     /// Runs breezectl on a thread of its own with `environment`, at most 10 seconds.
-    static func breezectl(_ arguments: [String], environment: [String: String]) -> BreezectlRun? {
-        BreezectlConnectionTests.breezectl(arguments, environment: environment)
+    static func breezectl(_ arguments: [String], environment: [String: String]) async -> BreezectlRun? {
+        await BreezectlConnectionTests.breezectl(arguments, environment: environment)
     }
 
     static let nowhere = "/nonexistent/breezectl-search-test.sock"
@@ -39,53 +39,60 @@ import Glibc
         #expect(!Self.render(Self.bernPlaces, "search", json: true).contains("failed"))
     }
 
-    @Test func searchWithoutBreezedReadsThePlacesIndex() throws {
-        let run = try #require(Self.breezectl(["--socket", Self.nowhere, "search", "zurich"], environment: [:]))
+    @Test func searchWithoutBreezedReadsThePlacesIndex() async throws {
+        let run = try #require(await Self.breezectl(["--socket", Self.nowhere, "search", "zurich"], environment: [:]))
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.hasPrefix("2657896   Zürich, Zurich, Switzerland\n"), "\(run.output)")
         #expect(run.errors.contains("breezed is not running; answered from the places index"), "\(run.errors)")
     }
 
-    @Test func searchWithoutBreezedAsJSONIsWhatBreezedWouldSend() throws {
-        let found = try #require(Self.breezectl(["--socket", Self.nowhere, "--json", "search", "zurich"], environment: [:]))
+    @Test func searchWithoutBreezedAsJSONIsWhatBreezedWouldSend() async throws {
+        let found = try #require(
+            await Self.breezectl(["--socket", Self.nowhere, "--json", "search", "zurich"], environment: [:]))
         let first = try JSONValue.parse(String(found.output.prefix { $0 != "\n" }))
         #expect(first["class"] == .string("PLACE") && first["geoname_id"] == .number(2_657_896), "\(found.output)")
-        let none = try #require(Self.breezectl(["--socket", Self.nowhere, "--json", "search", "qqqqqq"], environment: [:]))
+        let none = try #require(
+            await Self.breezectl(["--socket", Self.nowhere, "--json", "search", "qqqqqq"], environment: [:]))
         #expect(none.status == 0)
         #expect(none.output == #"{"class":"PLACES","query":"qqqqqq","online":"off","places":[]}"# + "\n")
     }
 
-    @Test func lookupWithoutBreezedReadsThePlacesIndex() throws {
-        let run = try #require(Self.breezectl(["--socket", Self.nowhere, "lookup", "46.948", "7.447"], environment: [:]))
+    @Test func lookupWithoutBreezedReadsThePlacesIndex() async throws {
+        let run = try #require(
+            await Self.breezectl(["--socket", Self.nowhere, "lookup", "46.948", "7.447"], environment: [:]))
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.hasPrefix("Bern, Switzerland ("), "\(run.output)")
         #expect(run.output.hasSuffix(" km away)\n"), "\(run.output)")
         #expect(!run.errors.isEmpty)
-        let outOfRange = try #require(Self.breezectl(["--socket", Self.nowhere, "lookup", "91", "7"], environment: [:]))
+        let outOfRange = try #require(
+            await Self.breezectl(["--socket", Self.nowhere, "lookup", "91", "7"], environment: [:]))
         #expect(outOfRange.status == 64, "\(outOfRange.errors)")
     }
 
     @Test(arguments: ["where", "status", "select", "here"])
-    func otherCommandsStillNeedBreezed(command: String) throws {
+    func otherCommandsStillNeedBreezed(command: String) async throws {
         let arguments = ["--socket", Self.nowhere, command] + (command == "select" ? ["bern"] : [])
-        let run = try #require(Self.breezectl(arguments, environment: [:]))
+        let run = try #require(await Self.breezectl(arguments, environment: [:]))
         #expect(run.status == 69, "\(run.output)")
         #expect(run.output.isEmpty)
     }
 
-    @Test func distancesAreInMilesWhereTemperaturesAreInFahrenheit() throws {
+    @Test func distancesAreInMilesWhereTemperaturesAreInFahrenheit() async throws {
         let american = ["LANG": "en_US.UTF-8"]
-        let miles = try #require(Self.breezectl(["--socket", Self.nowhere, "lookup", "46.948", "7.447"], environment: american))
+        let miles = try #require(
+            await Self.breezectl(["--socket", Self.nowhere, "lookup", "46.948", "7.447"], environment: american))
         #expect(miles.output.hasPrefix("Bern, Switzerland (") && miles.output.hasSuffix(" mi away)\n"), "\(miles.output)")
         let kilometres = try #require(
-            Self.breezectl(["--socket", Self.nowhere, "--units", "c", "lookup", "46.948", "7.447"], environment: american))
+            await Self.breezectl(
+                ["--socket", Self.nowhere, "--units", "c", "lookup", "46.948", "7.447"], environment: american))
         #expect(kilometres.output.hasSuffix(" km away)\n"), "\(kilometres.output)")
-        let forced = try #require(Self.breezectl(["--socket", Self.nowhere, "--units", "f", "lookup", "46.948", "7.447"],
+        let forced = try #require(
+            await Self.breezectl(["--socket", Self.nowhere, "--units", "f", "lookup", "46.948", "7.447"],
                                                  environment: ["LANG": "de_CH.UTF-8"]))
         #expect(forced.output.hasSuffix(" mi away)\n"), "\(forced.output)")
     }
 
-    @Test func theSelectedCityOutsideAUTF8LocaleIsInASCIISymbols() throws {
+    @Test func theSelectedCityOutsideAUTF8LocaleIsInASCIISymbols() async throws {
         let reply = #"{"class":"LOCATION","name":"Zürich, Switzerland","source":"manual","latitude":47.36667,"longitude":8.55,"accuracy":12,"distance_m":260,"id":1}"#
         let daemon = FakeDaemon { fd in
             // The request line first, then the reply, then whatever else until breezectl hangs up.
@@ -95,16 +102,17 @@ import Glibc
             FakeDaemon.drain(fd)
         }
         defer { daemon.stop() }
-        let plain = try #require(Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LANG": "C"]))
+        let plain = try #require(
+            await Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LANG": "C"]))
         #expect(plain.output == "Zürich, Switzerland - manual\n  47.36667, 8.55000 +/-12 m - 0.3 km from the centre\n",
                 "\(plain.status) \(plain.output) \(plain.errors)")
         let utf8 = try #require(
-            Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LC_ALL": "en_US.UTF-8"]))
+            await Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LC_ALL": "en_US.UTF-8"]))
         #expect(utf8.output == "Zürich, Switzerland · manual\n  47.36667, 8.55000 ±12 m · 0.2 mi from the centre\n",
                 "\(utf8.status) \(utf8.output) \(utf8.errors)")
         // JSON is for programs: as breezed sent it, whatever the locale.
         let json = try #require(
-            Self.breezectl(["--socket", daemon.path, "--json", "select", "zurich"], environment: ["LANG": "C"]))
+            await Self.breezectl(["--socket", daemon.path, "--json", "select", "zurich"], environment: ["LANG": "C"]))
         #expect(json.output.contains("Zürich") && json.output.contains("47.36667"), "\(json.status) \(json.output) \(json.errors)")
     }
 
