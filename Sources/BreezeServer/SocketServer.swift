@@ -209,11 +209,11 @@ public final class SocketServer: Sendable {
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
         var clients = DescriptorTable<Client>()
         /// The clients the loop must see to: output queued, room to write, a handler finished.
-        var pending: Set<Int32> = []
+        var pending = DescriptorSet()
         /// The clients with output their socket did not take: watched for stalling.
-        var blocked: Set<Int32> = []
+        var blocked = DescriptorSet()
         /// The clients with a line begun and not ended: watched for `partialLineTimeout`.
-        var midLine: Set<Int32> = []
+        var midLine = DescriptorSet()
         var refused: [Refused] = []
         var nextID = 1
         /// The bytes of replies waiting, over all clients.
@@ -221,7 +221,7 @@ public final class SocketServer: Sendable {
         /// Requests with the asynchronous handler, over all clients.
         var handlersInFlight = 0
         /// Clients with a request waiting for a handler to be free: seen to when one is.
-        var awaitingHandler: Set<Int32> = []
+        var awaitingHandler = DescriptorSet()
         /// Clients whose first line since they sent it was not answered (the pass's time was spent): served
         /// first in the queued pass, in the order they came.
         var fresh = DescriptorQueue()
@@ -344,7 +344,7 @@ public final class SocketServer: Sendable {
             // A handler is free: the clients waiting for one are seen to.
             var wake = !state.awaitingHandler.isEmpty
             state.pending.formUnion(state.awaitingHandler)
-            state.awaitingHandler = []
+            state.awaitingHandler.removeAll()
             guard state.clients[fd]?.peer.id == peerID else { return wake }  // gone, and the descriptor reused
             state.clients[fd]!.tasks[serial] = nil
             for line in lines { enqueueReply(&state, fd, line) }
@@ -878,8 +878,14 @@ public final class SocketServer: Sendable {
         var gone: [Int32] = []
         var served: [Int32] = []
         state.withLock { state in
-            let pending = state.pending
-            state.pending = []
+            // Taken whole: what is marked while these are seen to waits for the next turn.
+            var pending = DescriptorSet()
+            swap(&pending, &state.pending)
+            defer {
+                // Its room is kept for the next turn.
+                pending.removeAll()
+                if state.pending.isEmpty { state.pending = pending }
+            }
             for fd in pending {
                 guard state.clients.contains(fd) else { continue }
                 let queued = state.clients[fd]!.queuedBytes
