@@ -139,6 +139,7 @@ struct JSONParser {
         if integerDigits > 1 && bytes[start + (bytes[start] == UInt8(ascii: "-") ? 1 : 0)] == UInt8(ascii: "0") {
             throw failure("leading zero")
         }
+        let integerEnd = position
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
             guard digits() > 0 else { throw failure("expected digits after '.'") }
@@ -149,6 +150,15 @@ struct JSONParser {
                 position += 1
             }
             guard digits() > 0 else { throw failure("expected digits in the exponent") }
+        }
+        // A whole number of up to 15 digits (an id, a limit) is exact as a Double: made without strtod.
+        if integerEnd == position && integerDigits <= 15 {
+            var magnitude = 0
+            for digit in bytes[(integerEnd - integerDigits)..<integerEnd] {
+                magnitude = magnitude * 10 + Int(digit &- UInt8(ascii: "0"))
+            }
+            let value = Double(magnitude)
+            return .number(bytes[start] == UInt8(ascii: "-") ? -value : value)
         }
         guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
             throw failure("number out of range")

@@ -91,6 +91,12 @@ public struct LineFramer: Sendable {
     private static func line(_ line: ArraySlice<UInt8>) -> Output {
         var bytes = line
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        // Plain ASCII without NUL (nearly every request) is valid UTF-8 as it is: made into text without the
+        // generic validating initializer.
+        let plain = bytes.withUnsafeBufferPointer { buffer -> String? in
+            buffer.allSatisfy { $0 != 0 && $0 < 0x80 } ? String(decoding: buffer, as: UTF8.self) : nil
+        }
+        if let plain { return .line(plain) }
         guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else { return .invalidText }
         return .line(text)
     }

@@ -3,6 +3,34 @@ public struct ProtocolRequest: Hashable, Sendable {
     public enum Command: String, CaseIterable, Sendable {
         case status, watch, unwatch, search, select, here, saved, popular, location, refresh, lookup, version
 
+        /// The command `name` is, in any case (`Version`, `SEARCH`).
+        init?(anyCase name: String) {
+            // Plain ASCII of up to eight letters, the name of every command, is compared as one word with every
+            // command's: neither a lowercased copy nor a string switch is made for each request.
+            if let key = Self.key(name) {
+                guard let index = Self.keys.firstIndex(of: key) else { return nil }
+                self = Self.allCases[index]
+            } else {
+                self.init(rawValue: name.lowercased())
+            }
+        }
+
+        private static let keys = allCases.map { key($0.rawValue)! }
+
+        /// `name`'s bytes in lower case packed into a word, or nil when it is not ASCII, holds NUL or is over eight
+        /// bytes.
+        private static func key(_ name: String) -> UInt64? {
+            guard name.utf8.count <= 8 else { return nil }
+            var key: UInt64 = 0
+            for (index, byte) in name.utf8.enumerated() {
+                // NUL would read as the end of a shorter name ("search\u0000" as "search"): it takes the long way.
+                guard byte != 0, byte < 0x80 else { return nil }
+                let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                key |= UInt64(lower) << (UInt64(index) * 8)
+            }
+            return key
+        }
+
         /// Commands that change the daemon's state: allowed only to trusted peers.
         public var changesState: Bool {
             switch self {
@@ -35,7 +63,7 @@ public struct ProtocolRequest: Hashable, Sendable {
             throw ProtocolError(
                 .badArgument, "a request needs \"command\", e.g. {\"command\":\"status\"}", requestID: id)
         }
-        guard let command = Command(rawValue: name.lowercased()) else {
+        guard let command = Command(anyCase: name) else {
             let known = Command.allCases.map(\.rawValue).joined(separator: ", ")
             throw ProtocolError(.unknownCommand, "unknown command \"\(name)\"; known: \(known)", requestID: id)
         }

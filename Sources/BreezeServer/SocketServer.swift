@@ -700,6 +700,13 @@ public final class SocketServer: Sendable {
         case waitsForLimits
     }
 
+    /// True when `text` is whitespace only. A line that starts with an ASCII byte other than whitespace (a
+    /// request's "{") is not, and is told without looking up a character's properties.
+    static func isBlank(_ text: String) -> Bool {
+        if let first = text.utf8.first, first < 0x80, first != 0x20, !(0x09...0x0D).contains(first) { return false }
+        return text.allSatisfy(\.isWhitespace)
+    }
+
     /// Takes up the client's next held line: answers it, or hands it to the handler. `budgeted`: only while the
     /// pass's time for answering in place lasts; what the line costs counts against it either way.
     private func take(_ output: LineFramer.Output, from fd: Int32, peer: Peer, budgeted: Bool) -> Taken {
@@ -718,7 +725,7 @@ public final class SocketServer: Sendable {
             case .invalidText:
                 throw ProtocolError(.invalidText, "a line must be UTF-8 text")
             case .line(let text):
-                if text.allSatisfy(\.isWhitespace) {
+                if Self.isBlank(text) {
                     state.withLock { Self.consumeLine(&$0, fd) }
                     return .answered
                 }

@@ -26,6 +26,29 @@ import Testing
         #expect(throws: ProtocolError.self) { try JSONValue.parse(text) }
     }
 
+    /// Whole numbers of up to 15 digits are read without strtod: each must be the Double strtod makes of it, the
+    /// sign of zero included, and longer ones still go through strtod.
+    @Test func wholeNumbersAreTheDoublesTheirTextIs() throws {
+        var random = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "9", "-9", "999999999999999", "-999999999999999", "1000000000000000",
+            "9007199254740993", "-9007199254740993", "123456789012345678901234567890"]
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...18, using: &random)
+            var text = String(Int.random(in: 1...9, using: &random))
+            for _ in 1..<digits { text += String(Int.random(in: 0...9, using: &random)) }
+            texts.append(Bool.random(using: &random) ? "-" + text : text)
+        }
+        for text in texts {
+            let expected = try #require(Double(text))
+            guard case .array(let items) = try JSONValue.parse("[" + text + "]"), case .number(let value)? = items.first
+            else {
+                Issue.record("\(text) is not a number")
+                continue
+            }
+            #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) against \(expected)")
+        }
+    }
+
     @Test func roundTripsThroughItsEncoding() throws {
         let value = JSONValue.object([
             ("class", .string("LOCATION")), ("name", .string("Zürich, \"CH\"\n")), ("lat", .number(47.3769)),

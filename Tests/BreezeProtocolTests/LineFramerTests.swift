@@ -29,6 +29,18 @@ import Testing
         #expect(framer.push(bytes) == [.invalidText])
     }
 
+    /// Plain ASCII takes the quick way to text; every byte under 0x80 but NUL, and a byte over it, must come out
+    /// as the validating way makes them.
+    @Test func everyASCIIByteButNULIsTextAndTheRestAsBefore() {
+        var framer = LineFramer()
+        let ascii = (1...0x7F).map(UInt8.init).filter { $0 != 0x0A }
+        #expect(framer.push(ascii + [0x0A]) == [.line(String(decoding: ascii, as: UTF8.self))])
+        #expect(framer.push(ascii + [0x00, 0x0A]) == [.invalidText])
+        #expect(framer.push(ascii + [0xC3, 0xA9, 0x0A]) == [.line(String(decoding: ascii, as: UTF8.self) + "é")])
+        #expect(framer.push(ascii + [0xC3, 0x0A]) == [.invalidText])
+        #expect(framer.push([0x61, 0x0D, 0x0A]) == [.line("a")])
+    }
+
     @Test func keepsUTF8Text() {
         var framer = LineFramer()
         #expect(framer.push(Array("{\"q\":\"Zürich\"}\n".utf8)) == [.line("{\"q\":\"Zürich\"}")])

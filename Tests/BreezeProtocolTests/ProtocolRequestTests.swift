@@ -193,3 +193,31 @@ import Testing
         #expect(try ProtocolRequest.parse(#"{"command":"location","enabled":false}"#).bool("enabled") == false)
     }
 }
+
+/// The command's name is taken in any case: ASCII names are compared as words, any other the way Unicode lowercases.
+@Suite struct ProtocolRequestCommandNameTests {
+    @Test func everyCommandIsFoundInAnyCase() throws {
+        for command in ProtocolRequest.Command.allCases {
+            for name in [command.rawValue, command.rawValue.uppercased(), command.rawValue.prefix(1).uppercased()
+                + command.rawValue.dropFirst()]
+            {
+                #expect(try ProtocolRequest.parse(#"{"command":"\#(name)"}"#).command == command, "\(name)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "versions", "versio", "", "lookup ", " lookup", "look-up", "statuses", "refresh!", "searchXYZ", "v",
+        "search\u{0}", "s\u{E9}arch", "LOOKUP\u{301}", "watch@", "WATCH[",
+    ])
+    func aNameThatIsNoCommandIsUnknown(name: String) {
+        #expect(throws: ProtocolError.self) {
+            try ProtocolRequest.parse(JSONValue.object([("command", .string(name))]).encoded())
+        }
+    }
+
+    /// Unicode lowercases the Kelvin sign to "k": a name that is not ASCII still goes the way it went before.
+    @Test func aNameLowercasedByUnicodeIsStillFound() throws {
+        #expect(try ProtocolRequest.parse(#"{"command":"LOO\u212AUP"}"#).command == .lookup)
+    }
+}
