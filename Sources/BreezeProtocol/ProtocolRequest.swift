@@ -20,13 +20,14 @@ public struct ProtocolRequest: Hashable, Sendable {
         /// `name`'s bytes in lower case packed into a word, or nil when it is not ASCII, holds NUL or is over eight
         /// bytes.
         private static func key(_ name: String) -> UInt64? {
-            guard name.utf8.count <= 8 else { return nil }
             var key: UInt64 = 0
-            for (index, byte) in name.utf8.enumerated() {
+            var shift: UInt64 = 0
+            for byte in name.utf8 {
                 // NUL would read as the end of a shorter name ("search\u0000" as "search"): it takes the long way.
-                guard byte != 0, byte < 0x80 else { return nil }
+                guard shift < 64, byte != 0, byte < 0x80 else { return nil }
                 let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-                key |= UInt64(lower) << (UInt64(index) * 8)
+                key |= UInt64(lower) << shift
+                shift += 8
             }
             return key
         }
