@@ -209,17 +209,7 @@ struct GPSDSourceLimitsTests {
     static func connections(toPort port: Int, count: Int, attempts: Int) -> [Int32] {
         var connected: [Int32] = []
         for _ in 0..<attempts where connected.count < count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            if result == 0 { connected.append(fd) } else { close(fd); usleep(100_000) }
+            if let fd = LoopbackTCP.connect(port: port) { connected.append(fd) } else { usleep(100_000) }
         }
         return connected
     }

@@ -65,19 +65,10 @@ public final class GPSFake: @unchecked Sendable {
     /// independently of the client under test. Zero when gpsd cannot be reached. Reads on a thread of its own.
     public func reportsToANewWatcher(seconds: Double) async -> Int {
         await onDedicatedThread { [port] in
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard let fd = LoopbackTCP.connect(port: port) else { return 0 }
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
             let watch = Array(#"?WATCH={"enable":true,"json":true}"#.utf8) + [10]
-            guard connected == 0, send(fd, watch, watch.count, Int32(MSG_NOSIGNAL)) == watch.count else { return 0 }
+            guard send(fd, watch, watch.count, Int32(MSG_NOSIGNAL)) == watch.count else { return 0 }
             var received: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4_096)
             let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
