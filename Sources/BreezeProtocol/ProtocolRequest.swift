@@ -15,7 +15,9 @@ public struct ProtocolRequest: Hashable, Sendable {
             }
         }
 
-        private static let keys = allCases.map { key($0.rawValue)! }
+        /// Each command's key; nil for a name the key cannot hold (over eight bytes), which then only matches the
+        /// long way: a command added later with a longer name is still found, never a trap.
+        private static let keys = allCases.map { key($0.rawValue) }
 
         /// `name`'s bytes in lower case packed into a word, or nil when it is not ASCII, holds NUL or is over eight
         /// bytes.

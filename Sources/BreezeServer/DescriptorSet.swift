@@ -39,10 +39,6 @@ public struct DescriptorSet: Sequence {
         return true
     }
 
-    public mutating func formUnion(_ other: DescriptorSet) {
-        for fd in other { insert(fd) }
-    }
-
     public mutating func formUnion(_ descriptors: some Sequence<Int32>) {
         for fd in descriptors { insert(fd) }
     }
