@@ -1,3 +1,5 @@
+import BreezeCore
+
 /// A JSON value from one gpsd report line, parsed strictly (RFC 8259): libgps's own parser reads `0x2E` as 0 and
 /// `-33.86abc` as -33.86, so a line is used only when all of it is valid JSON.
 enum GPSDJSON: Equatable, Sendable {
@@ -74,7 +76,7 @@ enum GPSDJSON: Equatable, Sendable {
             }
             while true {
                 skipWhitespace()
-                guard peek() == UInt8(ascii: "\""), let key = string() else { return nil }
+                guard peek() == UInt8(ascii: "\""), let key = key() else { return nil }
                 skipWhitespace()
                 guard peek() == UInt8(ascii: ":") else { return nil }
                 index += 1
@@ -113,6 +115,25 @@ enum GPSDJSON: Equatable, Sendable {
                 default: return nil
                 }
             }
+        }
+
+        /// A member's name, its opening quote next. One without escapes, as gpsd writes them all, is told from its
+        /// bytes when it is a known name; any other is read as a string.
+        private mutating func key() -> GPSDKey? {
+            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            var end = index + 1
+            while end < bytes.count, bytes[end] != quote, bytes[end] != backslash, bytes[end] >= 0x20 { end += 1 }
+            if end < bytes.count, bytes[end] == quote {
+                let start = index + 1
+                let name = bytes.withUnsafeBufferPointer {
+                    GPSDKey.Name.spelled(by: UnsafeBufferPointer(rebasing: $0[start..<end]))
+                }
+                if let name {
+                    index = end + 1
+                    return .known(name)
+                }
+            }
+            return string().map(GPSDKey.init)
         }
 
         /// A string after its opening quote is checked: escapes, no control characters, valid UTF-8 (a lone
@@ -232,12 +253,15 @@ enum GPSDJSON: Equatable, Sendable {
                 if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
                 guard digits() else { return nil }
             }
-            // The grammar above let through only ASCII.
-            let text = bytes.withUnsafeBufferPointer {
-                String(decoding: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self)
+            let end = index
+            return bytes.withUnsafeBufferPointer { all -> Double? in
+                let text = UnsafeBufferPointer(rebasing: all[start..<end])
+                // Most of gpsd's numbers are exact from their digits: made without strtod.
+                if let exact = JSONNumber.exactValue(text) { return exact }
+                // The grammar above let through only ASCII.
+                guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+                return value
             }
-            guard let value = Double(text), value.isFinite else { return nil }
-            return value
         }
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Splits gpsd's byte stream into report lines, with a bound on a line's length.
 ///
 /// A line longer than the bound is not a report: it is dropped up to and including its newline, so that its tail is
@@ -17,20 +21,38 @@ public struct GPSDLineFramer: Sendable {
     public init() {}
 
     public mutating func append(_ bytes: some Collection<UInt8>) -> [[UInt8]] {
+        if let lines = bytes.withContiguousStorageIfAvailable({ append(contiguous: $0) }) { return lines }
+        return Array(bytes).withUnsafeBufferPointer { append(contiguous: $0) }
+    }
+
+    private mutating func append(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
         var lines: [[UInt8]] = []
-        var start = bytes.startIndex
-        while start != bytes.endIndex {
-            guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
-                take(bytes[start...])
+        var start = 0
+        while start < bytes.count {
+            let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard let newline = Self.newline(in: rest) else {
+                take(rest)
                 break
             }
-            take(bytes[start..<newline])
-            if !discarding { lines.append(pending) }
-            pending.removeAll(keepingCapacity: true)
+            let line = UnsafeBufferPointer(rebasing: rest[..<newline])
+            if pending.isEmpty && !discarding {
+                // A line that came whole in this read (nearly every one) is copied out once, not through `pending`.
+                if line.count <= Self.maximumLineLength { lines.append(Array(line)) }
+            } else {
+                take(line)
+                if !discarding { lines.append(pending) }
+                pending.removeAll(keepingCapacity: true)
+            }
             discarding = false
-            start = bytes.index(after: newline)
+            start += newline + 1
         }
         return lines
+    }
+
+    /// Where the first newline in `bytes` is.
+    private static func newline(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     private mutating func take(_ part: some Collection<UInt8>) {

@@ -1,3 +1,5 @@
+import BreezeCore
+
 /// A strict recursive-descent JSON parser over UTF-8 bytes, bounded in depth.
 struct JSONParser {
     static let maximumDepth = 64
@@ -139,7 +141,6 @@ struct JSONParser {
         if integerDigits > 1 && bytes[start + (bytes[start] == UInt8(ascii: "-") ? 1 : 0)] == UInt8(ascii: "0") {
             throw failure("leading zero")
         }
-        let integerEnd = position
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
             guard digits() > 0 else { throw failure("expected digits after '.'") }
@@ -151,15 +152,10 @@ struct JSONParser {
             }
             guard digits() > 0 else { throw failure("expected digits in the exponent") }
         }
-        // A whole number of up to 15 digits (an id, a limit) is exact as a Double: made without strtod.
-        if integerEnd == position && integerDigits <= 15 {
-            var magnitude = 0
-            for digit in bytes[(integerEnd - integerDigits)..<integerEnd] {
-                magnitude = magnitude * 10 + Int(digit &- UInt8(ascii: "0"))
-            }
-            let value = Double(magnitude)
-            return .number(bytes[start] == UInt8(ascii: "-") ? -value : value)
-        }
+        // Most numbers (ids, limits, coordinates) are exact from their digits: made without strtod.
+        let end = position
+        let exact = bytes.withUnsafeBufferPointer { JSONNumber.exactValue(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        if let exact { return .number(exact) }
         guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
             throw failure("number out of range")
         }

@@ -83,6 +83,34 @@ import Testing
         #expect(lines == [Array("{}".utf8)])
     }
 
+    /// Random lines, some about the limit's length, cut into random reads: the lines that come out are the ones at
+    /// most the limit long, whole, in order, whichever read they started and ended in.
+    @Test func linesComeOutWholeHoweverTheReadsCutThem() {
+        var random = SystemRandomNumberGenerator()
+        let limit = GPSDLineFramer.maximumLineLength
+        for _ in 0..<20 {
+            var stream: [UInt8] = []
+            var expected: [[UInt8]] = []
+            for _ in 0..<Int.random(in: 1...20, using: &random) {
+                let length = Bool.random(using: &random)
+                    ? Int.random(in: 0...300, using: &random) : Int.random(in: (limit - 2)...(limit + 2), using: &random)
+                let line = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }.map { $0 == 0x0A ? 0x20 : $0 }
+                stream += line + [0x0A]
+                if length <= limit { expected.append(line) }
+            }
+            var framer = GPSDLineFramer()
+            var lines: [[UInt8]] = []
+            var start = 0
+            while start < stream.count {
+                let end = min(stream.count, start + Int.random(in: 1...(Bool.random(using: &random) ? 40 : 20_000), using: &random))
+                lines += framer.append(stream[start..<end])
+                start = end
+            }
+            #expect(lines == expected)
+            #expect(framer.pendingCount == 0)
+        }
+    }
+
     @Test func keepsALineOfExactlyTheLimit() {
         var framer = GPSDLineFramer()
         let line = [UInt8](repeating: 0x20, count: GPSDLineFramer.maximumLineLength)

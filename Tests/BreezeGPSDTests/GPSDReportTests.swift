@@ -115,11 +115,59 @@ import Testing
             long + #","x39":1}"#,
             #"{"class":"TPV","mode":3,"l\u0061t":46.5,"lat":46.5,"lon":7.5}"#,  // the same key once escaped
             #"{"class":"SKY","satellites":[{"PRN":1,"used":true,"PRN":2}]}"#,
+            #"{"class":"TPV","mode":3,"lat":46.5,"lon":7.5,"x1":1,"x1":2}"#,  // a key gpsd does not use, twice
+            #"{"class":"TPV","mode":3,"lat":46.5,"lon":7.5,"x1":1,"x\u0031":2}"#,  // and once escaped
         ] {
             #expect(rejection(line)?.contains("not a JSON object") == true, "accepted: \(line)")
         }
         // Keys that only look alike are different keys.
         #expect(usedFix(#"{"class":"TPV","mode":3,"lat":46.5,"Lat":1,"lat ":2,"lon":7.5}"#) != nil)
+    }
+
+    /// The names of the members of gpsd's TPV and SKY reports (gpsd_json(5), protocol 3.x), and names that only look
+    /// like them.
+    static let gpsdNames = [
+        "class", "device", "mode", "time", "ept", "lat", "lon", "altHAE", "altMSL", "alt", "epx", "epy", "epv", "track",
+        "magtrack", "magvar", "speed", "climb", "eps", "epc", "geoidSep", "eph", "sep", "status", "leapseconds", "ecefx",
+        "ecefy", "ecefz", "ecefpAcc", "ecefvx", "ecefvy", "ecefvz", "ecefvAcc", "velN", "velE", "velD", "epd", "dgpsAge",
+        "dgpsSta", "satellites", "PRN", "el", "az", "ss", "used", "gnssid", "svid", "sigid", "freqid", "health", "xdop",
+        "ydop", "vdop", "tdop", "hdop", "gdop", "pdop", "nSat", "uSat",
+    ]
+    static let lookalikeNames = ["", "c", "clas", "classs", "Class", "la", "lat ", "leapsecondsX", "leapsecondsXXXXXX",
+                                 "ecefvAccc", "satellite", "uSatuSatuSatuSat", "uSatuSatuSatuSatu", "é"]
+
+    /// Values for the members this program reads; any other is given 1.
+    static let values: [String: String] = ["class": #""TPV""#, "mode": "3", "time": #""2017-07-19T08:50:00.800Z""#,
+                                           "lat": "-34.9062263", "lon": "138.6081197", "altMSL": "28.895", "alt": "30",
+                                           "eph": "1.132", "speed": "0.03", "track": "31.4718"]
+
+    /// A name is the same key however it is written, so a repeat is refused whether it is written the same way twice
+    /// or once with an escape; and every name is a key of its own, so a report with all of them once is read.
+    @Test(arguments: gpsdNames + lookalikeNames)
+    func aNameIsOneKeyHoweverItIsWritten(name: String) {
+        let head = #"{"class":"TPV","mode":3,"lat":46.5,"lon":7.5"#
+        let escaped = name.unicodeScalars.first.map { first in
+            let hex = String(first.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex + String(name.unicodeScalars.dropFirst())
+        }
+        for second in [name] + (escaped.map { [$0] } ?? []) {
+            let line = head + ",\"\(name)\":1,\"\(second)\":2}"
+            #expect(rejection(line)?.contains("not a JSON object") == true, "accepted: \(line)")
+        }
+        if !["class", "mode", "lat", "lon"].contains(name) {
+            #expect(usedFix(head + ",\"\(name)\":\(Self.values[name] ?? "1")}") != nil)
+        }
+    }
+
+    @Test func aReportWithEveryNameGpsdUsesIsRead() throws {
+        let members = (Self.gpsdNames + Self.lookalikeNames).map { "\"\($0)\":\(Self.values[$0] ?? "1")" }
+        let fix = try #require(usedFix("{" + members.joined(separator: ",") + "}"))
+        #expect(fix.coordinate == Coordinate(latitude: -34.9062263, longitude: 138.6081197))
+        #expect(fix.receiverTime == 1_500_454_200.8)
+        #expect(fix.altitude == 28.895)
+        #expect(fix.horizontalAccuracy == 1.132)
+        #expect(fix.speed == 0.03)
+        #expect(fix.track == 31.4718)
     }
 
     @Test func refusesNestingDeeperThanAnyReport() {
