@@ -97,6 +97,21 @@ public enum ProtocolMessage {
         return .object(members)
     }
 
+    /// An encoded object line (its newline included) with `"id"` added as its last member, as `reply` and
+    /// `encodedLine` give it when the object has no `"id"` of its own: spliced in before the closing brace, so a
+    /// stored line is not parsed and encoded again. Anything but an object's line is returned as it is.
+    public static func replyLine(_ line: [UInt8], id: JSONValue?) -> [UInt8] {
+        guard let id, line.count >= 3, line[line.count - 2] == UInt8(ascii: "}"), line[line.count - 1] == 0x0A
+        else { return line }
+        var out: [UInt8] = []
+        out.reserveCapacity(line.count + 32)
+        out.append(contentsOf: line[..<(line.count - 2)])
+        out.append(contentsOf: (line.count == 3 ? #""id":"# : #","id":"#).utf8)  // "{}": no member before it
+        id.encode(into: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
     private static func placeMembers(_ place: Place, className: String) -> [(String, JSONValue)] {
         [
             ("class", .string(className)), ("name", .string(place.displayName)), ("city", .string(place.name)),

@@ -17,14 +17,20 @@ final class EventPoller: Sendable {
     }
 
     private let epoll: Int32
+    /// Where the kernel writes what is ready: allocated once, not for every wait. Only the one thread that waits
+    /// (the socket thread) touches it.
+    nonisolated(unsafe) private let readyEvents: UnsafeMutableBufferPointer<epoll_event>
 
-    /// Wraps `epoll_create1`, which fails when the process is out of descriptors.
-    init() throws(SystemCallError) {
+    /// Wraps `epoll_create1`, which fails when the process is out of descriptors. A wait returns at most
+    /// `maximumCount` ready descriptors.
+    init(maximumCount: Int) throws(SystemCallError) {
         epoll = try syscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        readyEvents = .allocate(capacity: max(1, maximumCount))
     }
 
     deinit {
         close(epoll)
+        readyEvents.deallocate()
     }
 
     /// Watches `fd` for input when `readable` (not while a client is held back), for room to write when
@@ -44,17 +50,12 @@ final class EventPoller: Sendable {
         _ = epoll_ctl(epoll, operation, fd, &event)  // fails only for a descriptor already closed: nothing to watch
     }
 
-    /// Waits up to `timeoutMilliseconds` (-1: no limit) for descriptors to be ready, and returns at most
-    /// `maximumCount` of them; empty on timeout or a signal.
-    func wait(timeoutMilliseconds: Int32, maximumCount: Int) -> [Ready] {
-        let capacity = max(1, maximumCount)
-        var count = 0
-        let events = [epoll_event](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            count = Int(epoll_wait(epoll, buffer.baseAddress, Int32(clamping: capacity), timeoutMilliseconds))
-            initialized = max(0, count)
-        }
+    /// Waits up to `timeoutMilliseconds` (-1: no limit) for descriptors to be ready, and returns them (at most the
+    /// `maximumCount` given at the start); empty on timeout or a signal.
+    func wait(timeoutMilliseconds: Int32) -> [Ready] {
+        let count = Int(epoll_wait(epoll, readyEvents.baseAddress, Int32(clamping: readyEvents.count), timeoutMilliseconds))
         guard count > 0 else { return [] }
-        return events.map { event in
+        return readyEvents[..<count].map { event in
             Ready(
                 fd: event.data.fd,
                 readable: event.events & EPOLLIN.rawValue != 0,

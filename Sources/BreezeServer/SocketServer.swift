@@ -108,8 +108,9 @@ public final class SocketServer: Sendable {
     /// The `VERSION` line each client is greeted with, encoded once.
     private let greeting: [UInt8]
     private let state: Mutex<State>
-    /// Members added to `VERSION` answering a `version` request (the owner's own status, e.g. `mqtt`).
-    private let versionMembers = Mutex<[(String, JSONValue)]>([])
+    /// The `VERSION` object answering a `version` request, without its id: the greeting's members and the owner's
+    /// own (e.g. `mqtt`), and its line, encoded when they change rather than for every request.
+    private let versionReply: Mutex<(object: JSONValue, line: [UInt8], hasID: Bool)>
 
     private struct Update {
         var className: String
@@ -263,7 +264,8 @@ public final class SocketServer: Sendable {
         self.handler = handler
         self.immediate = immediate
         greeting = Self.line(ProtocolMessage.version(release: configuration.release))
-        self.poller = try EventPoller()
+        versionReply = Mutex((ProtocolMessage.version(release: configuration.release), greeting, false))
+        self.poller = try EventPoller(maximumCount: configuration.maximumClients + configuration.maximumRefused + 2)
         var state = State()
         for className in configuration.snapshotOrder { _ = state.bit(for: className) }
         self.state = Mutex(state)
@@ -291,7 +293,9 @@ public final class SocketServer: Sendable {
 
     /// Sets the members added to `VERSION` when a client asks for it (not in the greeting, which is encoded once).
     public func setVersionMembers(_ members: [(String, JSONValue)]) {
-        versionMembers.withLock { $0 = members }
+        let object = ProtocolMessage.version(release: configuration.release, extra: members)
+        let reply = (object, Self.line(object), members.contains { $0.0 == "id" })
+        versionReply.withLock { $0 = reply }
     }
 
     /// Bytes of replies waiting to be sent, over all clients.
@@ -440,9 +444,7 @@ public final class SocketServer: Sendable {
                 timeout = timeout < 0 ? Int32(clamping: left) : min(timeout, Int32(clamping: left))
             }
             // Every descriptor that can be ready at once, so that the turn orders them all (trusted peers first).
-            let events = poller.wait(
-                timeoutMilliseconds: timeout,
-                maximumCount: configuration.maximumClients + configuration.maximumRefused + 2)
+            let events = poller.wait(timeoutMilliseconds: timeout)
             let now = ContinuousClock.now
             if events.isEmpty, !busy, let due = trimDue, now >= due {
                 configuration.onIdle?()
@@ -801,9 +803,14 @@ public final class SocketServer: Sendable {
     private func answer(_ command: RequestRoute.ServerCommand, _ request: ProtocolRequest, fd: Int32, peer: Peer) {
         switch command {
         case .version:
-            let extra = versionMembers.withLock { $0 }
-            reply(fd, [ProtocolMessage.reply(
-                ProtocolMessage.version(release: configuration.release, extra: extra), id: request.id)])
+            let version = versionReply.withLock { $0 }
+            // An "id" among the owner's members gives way to the request's, as `ProtocolMessage.reply` has it.
+            let line = version.hasID && request.id != nil
+                ? Self.line(ProtocolMessage.reply(version.object, id: request.id)) : Self.withID(version.line, request.id)
+            state.withLock { state in
+                guard state.clients.contains(fd) else { return }
+                enqueueReply(&state, fd, line)
+            }
         case .status:
             state.withLock { state in
                 guard state.clients.contains(fd) else { return }
@@ -853,8 +860,7 @@ public final class SocketServer: Sendable {
     /// The encoded line with `"id"` added, for snapshot objects sent as replies: spliced in before the closing
     /// brace, so the stored line is not parsed and encoded again (published objects carry no id of their own).
     private static func withID(_ bytes: [UInt8], _ id: JSONValue?) -> [UInt8] {
-        guard let id, bytes.count > 3, bytes.suffix(2) == [UInt8(ascii: "}"), 0x0A] else { return bytes }
-        return Array(bytes.dropLast(2)) + Array(",\"id\":\(id.encoded())}\n".utf8)
+        ProtocolMessage.replyLine(bytes, id: id)
     }
 
     private func reply(_ fd: Int32, _ messages: [JSONValue]) {

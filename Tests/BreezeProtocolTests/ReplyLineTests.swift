@@ -254,3 +254,33 @@ import Testing
         }
     }
 }
+
+/// An id spliced into an encoded object line against the object made a reply and encoded.
+@Suite struct ReplyLineIDTests {
+    static let objects: [JSONValue] = [
+        .object([]),
+        ProtocolMessage.version(release: "1.0"),
+        ProtocolMessage.version(release: "1.0", extra: [("mqtt", .object([("state", .string("connected"))]))]),
+        .object([("class", .string("LOCATION")), ("name", .string("Zürich, \"CH\"")), ("list", .array([.number(-1.5)]))]),
+    ]
+    static let ids: [JSONValue?] = [
+        nil, .null, .number(0), .number(-7), .number(1.5), .number(9_007_199_254_740_992), .string(""),
+        .string("a \"quoted\" \\ id\n"), .bool(true), .array([.number(1), .string("x")]), .object([("k", .null)]),
+    ]
+
+    @Test func anIDSplicedInIsTheObjectAnsweredAndEncoded() {
+        for object in Self.objects {
+            for id in Self.ids {
+                let spliced = ProtocolMessage.replyLine(object.encodedLine(), id: id)
+                let expected = ProtocolMessage.reply(object, id: id).encodedLine()
+                #expect(spliced == expected, "\(String(decoding: spliced, as: UTF8.self)) against \(String(decoding: expected, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test func whatIsNotAnObjectLineIsLeftAsItIs() {
+        for line in ["[1,2]\n", "\"}\"\n", "{\"a\":1}", "}\n", ""].map({ Array($0.utf8) }) {
+            #expect(ProtocolMessage.replyLine(line, id: .number(1)) == line)
+        }
+    }
+}

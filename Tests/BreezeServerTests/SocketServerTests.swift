@@ -63,6 +63,24 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         #expect(version["class"] == .string("VERSION") && version["id"] == .string("v"))
     }
 
+    /// `version` answers with the owner's members as they are now, the request's id last (an "id" among the members
+    /// gives way to it), byte for byte what the reply object encodes to.
+    @Test func versionCarriesTheOwnersMembersAndTheRequestsID() async throws {
+        let live = try LiveServer { $0.release = "9.9" }
+        let client = try #require(live.client())
+        _ = await client.next()
+        let members: [(String, JSONValue)] = [("mqtt", .object([("state", .string("connected"))])), ("id", .number(99))]
+        for (extra, id) in [([], #"7"#), (members, #""a\"b""#), (members, nil), (Array(members.prefix(1)), "3.5")] {
+            live.server.setVersionMembers(extra)
+            client.send("{\"command\":\"version\"" + (id.map { ",\"id\":" + $0 } ?? "") + "}\n")
+            let expected = ProtocolMessage.reply(
+                ProtocolMessage.version(release: "9.9", extra: extra), id: try id.map { try JSONValue.parse($0) })
+            let line = await client.nextLine()
+            let wanted = String(decoding: expected.encodedLine().dropLast(), as: UTF8.self)
+            #expect(line == wanted, "\(line ?? "no line") against \(wanted)")
+        }
+    }
+
     @Test func watchSendsTheSnapshotThenEveryChange() async throws {
         let live = try LiveServer()
         live.server.publish(.object([("class", .string("PERMISSION")), ("state", .string("authorized"))]))
