@@ -806,7 +806,7 @@ public final class SocketServer: Sendable {
             let version = versionReply.withLock { $0 }
             // An "id" among the owner's members gives way to the request's, as `ProtocolMessage.reply` has it.
             let line = version.hasID && request.id != nil
-                ? Self.line(ProtocolMessage.reply(version.object, id: request.id)) : Self.withID(version.line, request.id)
+                ? Self.line(ProtocolMessage.reply(version.object, id: request.id)) : ProtocolMessage.replyLine(version.line, id: request.id)
             state.withLock { state in
                 guard state.clients.contains(fd) else { return }
                 enqueueReply(&state, fd, line)
@@ -817,7 +817,7 @@ public final class SocketServer: Sendable {
                 for className in configuration.snapshotOrder {
                     guard let latest = state.latest[className] else { continue }
                     let bytes = peer.trusted ? latest.trusted : latest.others
-                    enqueueReply(&state, fd, Self.withID(bytes, request.id))
+                    enqueueReply(&state, fd, ProtocolMessage.replyLine(bytes, id: request.id))
                 }
             }
         case .watch:
@@ -855,12 +855,6 @@ public final class SocketServer: Sendable {
                 enqueueReply(&state, fd, Self.line(ProtocolMessage.reply(ack, id: request.id)))
             }
         }
-    }
-
-    /// The encoded line with `"id"` added, for snapshot objects sent as replies: spliced in before the closing
-    /// brace, so the stored line is not parsed and encoded again (published objects carry no id of their own).
-    private static func withID(_ bytes: [UInt8], _ id: JSONValue?) -> [UInt8] {
-        ProtocolMessage.replyLine(bytes, id: id)
     }
 
     private func reply(_ fd: Int32, _ messages: [JSONValue]) {
