@@ -14,6 +14,9 @@ enum Placement: CaseIterable {
     case sameProcessor
     /// The server's threads on processor 0, the client on processor 1: every wake-up crosses.
     case acrossProcessors
+    /// As `acrossProcessors`, with a spinner at idle priority on each processor (`IdleSpinners`), so that neither
+    /// halts while the other works: what is left of the crossing once the hypervisor's halts and wake-ups are gone.
+    case acrossProcessorsAwake
 
     /// The placements this machine allows (one processor: only `unpinned` and `sameProcessor`).
     static var available: [Placement] {
@@ -26,6 +29,7 @@ enum Placement: CaseIterable {
         case .unpinned: ""
         case .sameProcessor: ", one processor"
         case .acrossProcessors: ", two processors"
+        case .acrossProcessorsAwake: ", two processors kept awake"
         }
     }
 
@@ -34,7 +38,7 @@ enum Placement: CaseIterable {
         switch self {
         case .unpinned: nil
         case .sameProcessor: ("0", "0")
-        case .acrossProcessors: ("0", "1")
+        case .acrossProcessors, .acrossProcessorsAwake: ("0", "1")
         }
     }
 
@@ -59,8 +63,18 @@ enum Placement: CaseIterable {
         guard let processors else { return body() }
         Self.pin(pid, to: processors.server)
         Self.pinAsker(to: processors.client)
-        body()
+        keepingAwake(body)
         Self.pinAsker(to: Self.all)
         Self.pin(pid, to: Self.all)
+    }
+
+    /// Runs `body` with both processors kept from halting when the placement says so, and the asking thread on the
+    /// client's processor.
+    func keepingAwake(_ body: () -> Void) {
+        guard self == .acrossProcessorsAwake, let processors else { return body() }
+        let spinners = IdleSpinners(processors: [0, 1])
+        Self.pinAsker(to: processors.client)
+        body()
+        spinners.stop()
     }
 }

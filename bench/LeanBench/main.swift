@@ -6,8 +6,9 @@
 //
 // Start to READY=1 is the median of 1 + --starts starts of each daemon a round.
 //
-// Round trips are measured three ways (`Placement`): where the scheduler puts client and server, both pinned to one
-// processor, and pinned to two. Beside them, the floor: a thread that writes each line straight back.
+// Round trips are measured four ways (`Placement`): where the scheduler puts client and server, both pinned to one
+// processor, pinned to two, and pinned to two with neither processor let halt (`IdleSpinners`). Beside them, the
+// floor: a thread that writes each line straight back.
 //
 // --baseline measures a second breezed (a build from before a change) beside the first, in the same phases.
 //
@@ -216,9 +217,11 @@ for round in 0..<rounds {
             if let fd = UnixSocket.connect(to: echo.path) {
                 if let processors = placement.processors { Placement.pinAsker(to: processors.client) }
                 let asker = Asker(fd: fd)
-                record(floorFigure + placement.suffix, "floor",
-                       asker.medianRoundTrip(requestCount, request: { "{\"command\":\"version\",\"id\":\($0)}\n" },
-                                             marker: { "\"id\":\($0)" }))
+                placement.keepingAwake {
+                    record(floorFigure + placement.suffix, "floor",
+                           asker.medianRoundTrip(requestCount, request: { "{\"command\":\"version\",\"id\":\($0)}\n" },
+                                                 marker: { "\"id\":\($0)" }))
+                }
             }
             Placement.pinAsker(to: Placement.all)
             echo.stop()
