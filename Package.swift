@@ -38,7 +38,8 @@ let package = Package(
 
         // Adapters: each knows only the domain.
         .target(name: "BreezePlaces", dependencies: ["BreezeCore", "BreezeSystem"]),
-        // System plumbing the adapters share: the system-call funnel, a wake-up pipe. No domain knowledge.
+        // System plumbing the adapters share: the system-call funnel, a wake-up pipe, the task pool. No domain
+        // knowledge.
         .target(name: "BreezeSystem"),
 
         .target(name: "BreezeGPSD", dependencies: ["BreezeCore", "BreezeSystem", "CGPS"]),
@@ -68,7 +69,7 @@ let package = Package(
         // linked in statically carry about 40,000 pointers to relocate at each start; as RELA entries (930 KiB) the
         // loader read them all and they stayed resident.
         .executableTarget(
-            name: "breezed", dependencies: ["BreezeDaemon"],
+            name: "breezed", dependencies: ["BreezeDaemon", "BreezeSystem"],
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]),
         // breezectl: the command line, over the socket protocol.
         // It reads the places index itself only for `search` and `lookup` while breezed is not running, and loads

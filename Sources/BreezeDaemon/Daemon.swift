@@ -1,5 +1,5 @@
 import BreezeCore
-import BreezeSystem
+public import BreezeSystem
 import BreezeData
 import BreezeGPSD
 import BreezeGeoClue
@@ -65,7 +65,10 @@ public actor Daemon {
     var lastStatus = ""
 
     /// Loads the index and the state; throws a message for the log when the daemon cannot start.
-    public init(configuration: DaemonConfiguration, logger: Logger, systemd: Systemd = Systemd()) throws(StartError) {
+    /// `threadLoan` lends gpsd's reader thread to the executor the daemon's tasks run on (`ThreadLoan`).
+    public init(
+        configuration: DaemonConfiguration, logger: Logger, systemd: Systemd = Systemd(), threadLoan: ThreadLoan = .none
+    ) throws(StartError) {
         self.configuration = configuration
         self.logger = logger
         self.systemd = systemd
@@ -89,7 +92,8 @@ public actor Daemon {
             // A receiver at rest repeats its position, up to many times a second: a repeat goes on to the location
             // service once a second (a quarter of the fix timeout, if shorter), often enough for the timeout.
             let fixTimeout = Duration.seconds(configuration.fixTimeout)
-            sources.append(GPSDSource(address: address, unchangedFixInterval: min(.seconds(1), fixTimeout / 4)))
+            sources.append(GPSDSource(
+                address: address, unchangedFixInterval: min(.seconds(1), fixTimeout / 4), threadLoan: threadLoan))
         }
         if configuration.geoclue {
             var geoclue = GeoClueSource.Configuration()

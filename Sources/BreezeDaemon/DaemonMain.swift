@@ -1,4 +1,4 @@
-import BreezeSystem
+public import BreezeSystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -8,7 +8,8 @@ import Glibc
 /// `breezed`'s entry: parse flags, load the configuration, run the daemon. Exit status 0 on a clean stop,
 /// 64 for a bad command line, 78 for a bad configuration, 1 when it cannot start.
 public enum DaemonMain {
-    public static func run(_ arguments: [String]) async -> Int32 {
+    /// `threadLoan` lends gpsd's reader thread to the executor the daemon's tasks run on (`ThreadLoan`).
+    public static func run(_ arguments: [String], threadLoan: ThreadLoan = .none) async -> Int32 {
         let options: DaemonOptions
         do {
             options = try DaemonOptions.parse(Array(arguments.dropFirst()))
@@ -47,7 +48,7 @@ public enum DaemonMain {
         signal(SIGPIPE, SIG_IGN)
         let daemon: Daemon
         do {
-            daemon = try Daemon(configuration: configuration, logger: logger)
+            daemon = try Daemon(configuration: configuration, logger: logger, threadLoan: threadLoan)
         } catch {
             logger.error("daemon.cannot_start", ["error": error.description])
             return 1

@@ -1,5 +1,5 @@
 public import BreezeCore
-import BreezeSystem
+public import BreezeSystem
 import FoundationEssentials
 import Synchronization
 
@@ -8,8 +8,9 @@ import Glibc
 #endif
 
 /// Positions from gpsd, read through libgps on a dedicated thread that waits on gpsd's descriptor (never a
-/// sleep-poll loop, never on the cooperative pool). Rides through gpsd restarts: each failure is reported, then
-/// retried with capped exponential backoff and jitter (reset once a connection works).
+/// sleep-poll loop, never on the cooperative pool). The thread may run the work of the fixes it hands on itself,
+/// before its next wait (`ThreadLoan`). Rides through gpsd restarts: each failure is reported, then retried with
+/// capped exponential backoff and jitter (reset once a connection works).
 public final class GPSDSource: LocationSource {
     public let kind = LocationSourceKind.gpsd
     public let address: GPSDAddress
@@ -20,6 +21,8 @@ public final class GPSDSource: LocationSource {
     private let clock: any ServiceClock
     /// How long a repeated position may be held back (`UnchangedFixThrottle`); zero passes on every fix.
     public let unchangedFixInterval: Duration
+    /// How the reader thread runs the work of what it hands on (`ThreadLoan`).
+    private let threadLoan: ThreadLoan
     private let wakeup = WakeupPipe()
     private let state = Mutex(State())
 
@@ -35,9 +38,11 @@ public final class GPSDSource: LocationSource {
 
     public init(
         address: GPSDAddress = GPSDAddress(), backoff: RetryBackoff = RetryBackoff(initial: 0.5, maximum: 30),
-        greetingTimeout: Double = 5, clock: any ServiceClock = .system, unchangedFixInterval: Duration = .zero
+        greetingTimeout: Double = 5, clock: any ServiceClock = .system, unchangedFixInterval: Duration = .zero,
+        threadLoan: ThreadLoan = .none
     ) {
         self.address = address
+        self.threadLoan = threadLoan
         self.unchangedFixInterval = unchangedFixInterval
         self.backoff = backoff
         self.clock = clock
@@ -135,13 +140,14 @@ public final class GPSDSource: LocationSource {
         filter.reset()
         events.yield(.connected)
         throttle.reset()
-        deliver(first, to: events, filter: &filter, throttle: &throttle)
+        threadLoan.run { deliver(first, to: events, filter: &filter, throttle: &throttle) }
         while !isStopped {
             guard wakeup.wait(for: connection.fileDescriptor, timeout: nil) else {
                 wakeup.drain()
                 continue
             }
-            deliver(try connection.readAvailable(), to: events, filter: &filter, throttle: &throttle)
+            let lines = try connection.readAvailable()
+            threadLoan.run { deliver(lines, to: events, filter: &filter, throttle: &throttle) }
         }
     }
 

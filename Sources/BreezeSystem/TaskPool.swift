@@ -1,25 +1,16 @@
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import Glibc
 
-/// The executors breezed's tasks run on: Dispatch's main executor, and this pool as the default (global) executor.
-///
-/// Why not Dispatch's global executor: on Linux, the first task it runs registers a worker thread with libdispatch's
-/// thread-pool monitor, which then polls the pool once a second for the life of the process (a timer on
-/// libdispatch's manager thread, `_dispatch_workq_monitor_pools`): a daemon with nothing to do woke 60 times a
-/// minute. The pool's threads sleep each on its own parker; one of them (the timekeeper), and only one, until the
-/// earliest delayed job, so that a timer coming due wakes one thread, not every idle one.
-struct DaemonExecutors: ExecutorFactory {
-    static var mainExecutor: any MainExecutor { PlatformExecutorFactory.mainExecutor }
-    static var defaultExecutor: any TaskExecutor { TaskPool.shared }
-}
-
-/// A fixed set of threads running jobs in the order given, and delayed jobs (`Task.sleep`) at their deadlines.
-final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-    // @unchecked: `ready`, `head`, `delayed`, `running`, `idle` and `timekeeper` are touched only with `mutex` held;
-    // the pointer and `parkers` are set once.
+/// A fixed set of threads running jobs in the order given, and delayed jobs (`Task.sleep`) at their deadlines: the
+/// default executor of breezed's tasks (its `DaemonExecutors` says why not Dispatch's). A thread of another kind may
+/// lend itself to the pool, to run the jobs that are ready as it hands work on (`lend`). SPI: for the daemon's
+/// executable and for tests.
+@_spi(Executors) public final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+    // @unchecked: `ready`, `head`, `delayed`, `running`, `idle`, `timekeeper` and `wakeCount` are touched only with
+    // `mutex` held; the pointer and `parkers` are set once.
 
     /// As many threads as processors (at least two), as Dispatch's global executor is wide.
-    static let shared = TaskPool(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    public static let shared = TaskPool(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Where each thread sleeps, by the thread's number. A thread is woken through its own parker, after `mutex` is
@@ -30,7 +21,7 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     private var head = 0
     /// Delayed jobs by deadline (CLOCK_MONOTONIC nanoseconds), earliest first.
     private var delayed: [(deadline: UInt64, job: UnownedJob)] = []
-    /// Threads not waiting: running a job, or about to take the next.
+    /// Threads not waiting: running a job, or about to take the next; a lent thread among them for its whole loan.
     private var running = 0
     /// Threads sleeping untimed until a job is ready, the last to sleep last. Waking one takes it off at once, so
     /// that a second job enqueued before the first thread runs wakes another thread, not the same one again.
@@ -38,8 +29,12 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     /// The thread sleeping until the earliest delayed job, if one is. While none does (every thread is running a
     /// job), the first to finish its job becomes the timekeeper: delayed jobs are late by at most a job's length.
     private var timekeeper: Int?
+    /// Sleeping threads woken for a job or a new deadline, since the pool was made.
+    private var wakeCount = 0
 
-    private init(threads: Int) {
+    /// A pool of `threads` threads (at least one), started at once. breezed has one, `shared`; tests make their own.
+    public init(threads: Int) {
+        let threads = max(1, threads)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -69,7 +64,7 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
         }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         pthread_mutex_lock(mutex)
         ready.append(job)
@@ -81,7 +76,7 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
         woken?.unpark()
     }
 
-    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+    public func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
         // The clocks Task.sleep uses (continuous, suspending) measure in Duration; both run with CLOCK_MONOTONIC here
         // closely enough for a deadline (a suspended machine wakes the job late, never early).
         let nanoseconds: UInt64
@@ -105,13 +100,68 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
             } else if let number = idle.popLast() {
                 woken = parkers[number]
             }
+            if woken != nil { wakeCount += 1 }
         }
         pthread_mutex_unlock(mutex)
         woken?.unpark()
     }
 
-    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+    public func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
         enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
+    }
+
+    /// The most jobs a lent thread takes before it goes back to its own work; for the jobs left, the loan wakes a
+    /// pool thread (which wakes another if more are left than it takes).
+    ///
+    /// A count, not a time: a job runs to its end however long it is, and one job may be long (an actor's turn
+    /// runs every message queued for it; saving the state on a new place syncs a file). The lending thread's own
+    /// work waits meanwhile; for gpsd's reader that is the next lines, which gpsd keeps in the socket.
+    public static let lentJobLimit = 64
+
+    /// A loan of the calling thread (not one of the pool's, and not within a loan) to the pool (`ThreadLoan`): runs
+    /// `body`, then the ready jobs, whichever they are, on this thread, until none is left or it has taken
+    /// `lentJobLimit`. It counts as a running thread meanwhile, so the job `body` makes ready wakes no pool thread:
+    /// it is this thread's to take, as the next job a pool thread enqueues is that thread's. Delayed jobs stay with
+    /// the timekeeper.
+    public func lend(_ body: () -> Void) {
+        pthread_mutex_lock(mutex)
+        running += 1
+        pthread_mutex_unlock(mutex)
+        body()
+        for _ in 0..<Self.lentJobLimit {
+            pthread_mutex_lock(mutex)
+            guard let job = takeReady() else {
+                running -= 1
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            pthread_mutex_unlock(mutex)
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+        pthread_mutex_lock(mutex)
+        running -= 1
+        let woken = ready.count - head > running ? wakeOne() : nil
+        pthread_mutex_unlock(mutex)
+        woken?.unpark()
+    }
+
+    /// Threads asleep, idle or keeping time: all of them once the pool has nothing to do.
+    public var sleepingThreads: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return idle.count + (timekeeper == nil ? 0 : 1)
+    }
+
+    /// How many times a sleeping thread has been woken for a job or a new deadline, since the pool was made.
+    public var wakeUps: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return wakeCount
+    }
+
+    /// This pool's loans of a thread (`lend`), as the threads that hand work on take them.
+    public var threadLoan: ThreadLoan {
+        ThreadLoan { self.lend($0) }
     }
 
     private static func now() -> UInt64 {
@@ -141,18 +191,9 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
             while let first = delayed.first, first.deadline <= now {
                 ready.append(delayed.removeFirst().job)
             }
-            if head < ready.count {
-                let job = ready[head]
-                head += 1
-                var woken: Parker?
-                if head == ready.count {
-                    ready.removeAll(keepingCapacity: ready.count <= 1_024)
-                    head = 0
-                } else if ready.count - head >= running {
-                    // More are ready than the other running threads take (delayed jobs come due together).
-                    woken = wakeOne()
-                }
-                return (job, woken)
+            if let job = takeReady() {
+                // More are ready than the other running threads take (delayed jobs come due together).
+                return (job, ready.count - head >= running ? wakeOne() : nil)
             }
             running -= 1
             if let first = delayed.first, timekeeper == nil {
@@ -175,10 +216,23 @@ final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
         }
     }
 
+    /// The first ready job, taken off; `mutex` held.
+    private func takeReady() -> UnownedJob? {
+        guard head < ready.count else { return nil }
+        let job = ready[head]
+        head += 1
+        if head == ready.count {
+            ready.removeAll(keepingCapacity: ready.count <= 1_024)
+            head = 0
+        }
+        return job
+    }
+
     /// Takes a waiting thread off for a ready job: an idle one, else the timekeeper (which looks at the ready jobs
     /// before it waits again); `mutex` held. The caller unparks it once `mutex` is let go.
     private func wakeOne() -> Parker? {
-        if let number = idle.popLast() { return parkers[number] }
-        return timekeeper.map { parkers[$0] }
+        let woken = idle.popLast().map { parkers[$0] } ?? timekeeper.map { parkers[$0] }
+        if woken != nil { wakeCount += 1 }
+        return woken
     }
 }
