@@ -159,6 +159,6 @@ let package = Package(
             path: "Tests/BreezeTestSupport"),
         .testTarget(
             name: "BreezeGPSDTests",
-            dependencies: ["BreezeGPSD", "BreezeLocation", "BreezePlaces", "BreezeTestSupport"]),
+            dependencies: ["BreezeGPSD", "BreezeLocation", "BreezePlaces", "BreezeSystem", "BreezeTestSupport"]),
     ]
 )
