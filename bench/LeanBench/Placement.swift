@@ -15,7 +15,7 @@ enum Placement: CaseIterable {
     /// The server's threads on processor 0, the client on processor 1: every wake-up crosses.
     case acrossProcessors
     /// As `acrossProcessors`, with a spinner at idle priority on each processor (`IdleSpinners`), so that neither
-    /// halts while the other works: what is left of the crossing once the hypervisor's halts and wake-ups are gone.
+    /// halts while the other works: what is left of the crossing once the hypervisor's halts are gone.
     case acrossProcessorsAwake
 
     /// The placements this machine allows (one processor: only `unpinned` and `sameProcessor`).
@@ -72,7 +72,7 @@ enum Placement: CaseIterable {
     /// client's processor.
     func keepingAwake(_ body: () -> Void) {
         guard self == .acrossProcessorsAwake, let processors else { return body() }
-        let spinners = IdleSpinners(processors: [0, 1])
+        let spinners = IdleSpinners(processors: [processors.server, processors.client].compactMap { Int($0) })
         Self.pinAsker(to: processors.client)
         body()
         spinners.stop()
