@@ -2,7 +2,7 @@ import BreezeSystem
 import CEpoll
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The socket thread's wait for readiness, over epoll: the kernel keeps the interest list, so a turn of the loop
@@ -53,7 +53,9 @@ final class EventPoller: Sendable {
     /// Waits up to `timeoutMilliseconds` (-1: no limit) for descriptors to be ready, and returns them (at most the
     /// `maximumCount` given at the start); empty on timeout or a signal.
     func wait(timeoutMilliseconds: Int32) -> [Ready] {
-        let count = Int(epoll_wait(epoll, readyEvents.baseAddress, Int32(clamping: readyEvents.count), timeoutMilliseconds))
+        // Never nil (at least one event is allocated); unwrapped for the Glibc imports that take no optional here.
+        let count = Int(
+            epoll_wait(epoll, readyEvents.baseAddress!, Int32(clamping: readyEvents.count), timeoutMilliseconds))
         guard count > 0 else { return [] }
         return readyEvents[..<count].map { event in
             Ready(

@@ -1,7 +1,7 @@
 import BreezeSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who is on the other end of a Unix socket, as the kernel says: `SO_PEERCRED` for the process, user and group,

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who may change the daemon's state: root, the daemon's own user, and members of one group.

@@ -1,7 +1,7 @@
 import BreezeSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A listening Unix-domain stream socket: made at a path, or inherited from systemd. Closes exactly once.
@@ -24,7 +24,8 @@ public final class UnixListener: Sendable {
     ///   at once is queued, not refused.
     public init(path: String, mode: mode_t = 0o666, group: gid_t? = nil, backlog: Int32 = 4_096) throws(ListenerError) {
         guard let address = UnixSocketAddress(path: path) else {
-            throw ListenerError(.pathTooLong, "\(path): a socket path is 1 to \(UnixSocketAddress.maximumPathLength) bytes")
+            throw ListenerError(
+                .pathTooLong, "\(path): a socket path is 1 to \(UnixSocketAddress.maximumPathLength) bytes")
         }
 
         var info = stat()
@@ -79,7 +80,8 @@ public final class UnixListener: Sendable {
     /// Whether a process accepts connections on the socket at `address`: a connection made (even one still
     /// waiting in its backlog) is a live listener; refused (nobody listening) is a stale file.
     private static func answers(_ address: UnixSocketAddress) -> Bool {
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let probe = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard probe >= 0 else { return false }
         defer { close(probe) }
         let status = retryingOnInterrupt { address.connect(probe) }

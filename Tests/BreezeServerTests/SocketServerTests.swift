@@ -14,13 +14,19 @@ final class LiveServer {
     let path: String
     let server: SocketServer
 
+    /// `handler` answers later (as a task), with messages made replies to the request; `immediate`, when it gives
+    /// lines, answers now instead.
     init(configure: (inout SocketServer.Configuration) -> Void = { _ in }, mode: mode_t = 0o660,
-         handler: @escaping SocketServer.Handler = { _, _ in [] }, immediate: SocketServer.ImmediateHandler? = nil) throws {
+         handler: @escaping @Sendable (ProtocolRequest, SocketServer.Peer) async -> [JSONValue] = { _, _ in [] },
+         immediate: (@Sendable (ProtocolRequest, SocketServer.Peer) -> [[UInt8]]?)? = nil) throws {
         path = TemporaryPaths.make("test", suffix: ".sock")
         var configuration = SocketServer.Configuration()
         configure(&configuration)
-        server = try SocketServer(listener: try UnixListener(path: path, mode: mode), configuration: configuration,
-                              handler: handler, immediate: immediate)
+        server = try SocketServer(listener: try UnixListener(path: path, mode: mode), configuration: configuration) {
+            request, peer in
+            if let lines = immediate?(request, peer) { return .now(lines) }
+            return .later { await handler(request, peer).map { ProtocolMessage.reply($0, id: request.id).encodedLine() } }
+        }
         server.start()
     }
 
@@ -278,7 +284,7 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         let path = TemporaryPaths.make("inherited", suffix: ".sock")
         let made = try UnixListener(path: path)
         let inherited = try UnixListener(inheritedDescriptor: dup(made.fd))
-        let server = try SocketServer(listener: inherited) { _, _ in [] }
+        let server = try SocketServer(listener: inherited) { _, _ in .now([]) }
         server.start()
         defer { server.stop() }
         let client = try #require(TestClient(path: path))

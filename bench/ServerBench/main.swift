@@ -72,7 +72,7 @@ let path = NSTemporaryDirectory() + "breeze-server-bench-\(getpid()).sock"
 let listener = try UnixListener(path: path)
 var configuration = SocketServer.Configuration()
 configuration.maximumClients = clientCount + 10
-let server = try SocketServer(listener: listener, configuration: configuration) { _, _ in [] }
+let server = try SocketServer(listener: listener, configuration: configuration) { _, _ in .now([]) }
 server.start()
 
 // Memory: resident size before and after 1,000 clients connect and are greeted.
