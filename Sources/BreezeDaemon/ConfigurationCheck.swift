@@ -47,7 +47,8 @@ public struct ConfigurationCheck: Sendable {
             } catch {
                 problems.append(
                     ConfigurationError(
-                        file: path, line: entry.line, "\(section.isEmpty ? "" : "[\(section)] ")\(key): \(error.message)"))
+                        file: path, line: entry.line,
+                        "\(section.isEmpty ? "" : "[\(section)] ")\(key): \(error.message)"))
             }
         }
         if problems.isEmpty { problems = [first] }

@@ -31,7 +31,8 @@ public struct ConfigurationFile: Sendable {
             if raw.last == "\r" { raw.removeLast() }
             if let control = raw.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
                 throw ConfigurationError(
-                    file: name, line: number, "a control character (U+\(printfFormat("%04X", control.value))) in the line")
+                    file: name, line: number,
+                    "a control character (U+\(printfFormat("%04X", control.value))) in the line")
             }
             let line = String(raw).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
@@ -47,7 +48,9 @@ public struct ConfigurationFile: Sendable {
             }
             let key = line[..<equals].trimmingSpaces().lowercased()
             let value = line[line.index(after: equals)...].trimmingSpaces()
-            guard !key.isEmpty else { throw ConfigurationError(file: name, line: number, "a key is missing before '='") }
+            guard !key.isEmpty else {
+                throw ConfigurationError(file: name, line: number, "a key is missing before '='")
+            }
             if let earlier = sections[section]?[key] {
                 throw ConfigurationError(file: name, line: number, "\(key) is already set on line \(earlier.line)")
             }

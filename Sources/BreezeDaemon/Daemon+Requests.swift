@@ -7,62 +7,75 @@ import BreezeWeb
 import FoundationEssentials
 
 /// The commands the socket server hands to the daemon: search, select, here, saved, popular, location, refresh,
-/// lookup.
+/// lookup. `route` is the one table: each command answered by one function, now (a read, from `reads`) or later (a
+/// change, on the daemon's actor; an online search).
 extension Daemon {
-    func handle(_ request: ProtocolRequest, from peer: SocketServer.Peer) async -> [JSONValue] {
-        await handle(request, peerUID: peer.credentials?.uid)
-    }
-
-    /// Answers a request in process, as the socket server does for a peer with user id `peerUID` that may change
-    /// state (the server has checked that). For tests and the fuzzer.
-    public func handle(_ request: ProtocolRequest, peerUID: UInt32?) async -> [JSONValue] {
-        do throws(ProtocolError) {
-            guard case .daemon(let command) = request.command.route else {
-                throw ProtocolError(.internal, "\(request.command.rawValue) is answered by the socket server")
+    /// The answer to `request` from a peer with user id `peerUID`; the socket server has checked that the peer may
+    /// make it (`ProtocolRequest.changesState`).
+    nonisolated func route(_ request: ProtocolRequest, peerUID: UInt32?) -> SocketServer.Answer {
+        guard case .daemon(let command) = request.command.route else {
+            let error = ProtocolError(.internal, "\(request.command.rawValue) is answered by the socket server")
+            return .now(ReadOnlyRequests.errorLines(error, request))
+        }
+        switch command {
+        case .lookup: return .now(reads.lookup(request))
+        case .popular: return .now(reads.popular(request))
+        case .search: return reads.search(request)
+        case .saved where !request.changesState: return .now(reads.savedList(request))
+        case .select, .here, .saved, .location, .refresh:
+            return .later { [self] in
+                do throws(ProtocolError) {
+                    return try await change(command, request, peerUID: peerUID)
+                } catch {
+                    return ReadOnlyRequests.errorLines(error, request)
+                }
             }
-            let reply = try await answer(command, request, peerUID: peerUID)
-            return [ProtocolMessage.reply(reply, id: request.id)]
-        } catch {
-            return [ProtocolMessage.error(error, id: request.id)]
         }
     }
 
-    /// The lines the socket server answers on its own thread to a request that only reads (`lookup`, `search`,
-    /// `popular`, the `saved` list); nil for any other request. For tests and the fuzzer, which compare them with
-    /// `handle`'s answer.
-    public nonisolated func answerNow(_ request: ProtocolRequest) -> [[UInt8]]? {
-        reads.answerNow(request)
+    /// Answers a request in process, by the path the socket server takes, for a peer with user id `peerUID` that may
+    /// change state. For tests and the fuzzer.
+    public func handle(_ request: ProtocolRequest, peerUID: UInt32?) async -> [JSONValue] {
+        let lines: [[UInt8]]
+        switch route(request, peerUID: peerUID) {
+        case .now(let now): lines = now
+        case .later(let work): lines = await work()
+        }
+        return lines.map { line in
+            do throws(ProtocolError) {
+                return try JSONValue.parse(String(decoding: line, as: UTF8.self))
+            } catch {
+                return ProtocolMessage.error(ProtocolError(.internal, "an answer is not JSON: \(error.message)"))
+            }
+        }
     }
 
-    /// Every command the daemon answers: those that only read from `reads`, the rest here.
-    private func answer(
+    /// The commands that change the daemon's state, on its actor: the lines answering each.
+    private func change(
         _ command: RequestRoute.DaemonCommand, _ request: ProtocolRequest, peerUID: UInt32?
-    ) async throws(ProtocolError) -> JSONValue {
+    ) async throws(ProtocolError) -> [[UInt8]] {
+        func reply(_ message: JSONValue) -> [[UInt8]] {
+            [ProtocolMessage.reply(message, id: request.id).encodedLine()]
+        }
         switch command {
-        case .lookup:
-            return try reads.lookup(request)
-        case .popular:
-            return reads.popular()
-        case .search:
-            return try await reads.search(request)
         case .select:
             let place = try resolve(request)
             try change { $0.selected = place }
             logger.info("select", ["place": place.displayName, "peer.uid": peerUID ?? 0])
             publishLocation()
-            return locationReply()
+            return reply(locationReply())
         case .here:
             try change { $0.selected = nil }
             publishLocation()
-            return locationReply()
+            return reply(locationReply())
         case .saved:
             switch try request.string("action", default: "list") {
-            case "list": break
             case "add":
                 let place = try resolve(request)
                 if !state.saved.contains(where: { $0.id == place.id }) {
                     guard state.saved.count < UserState.maximumSavedCities else {
-                        throw ProtocolError(.badArgument, "at most \(UserState.maximumSavedCities) saved cities; remove one first")
+                        throw ProtocolError(
+                            .badArgument, "at most \(UserState.maximumSavedCities) saved cities; remove one first")
                     }
                     try change { $0.saved.append(place) }
                 }
@@ -75,14 +88,14 @@ extension Daemon {
             case let other:
                 throw ProtocolError(.badArgument, "saved action must be list, add or remove, not \"\(other)\"")
             }
-            return reads.savedList()
+            return reads.savedList(request)
         case .location:
             guard case .bool(let enabled)? = request.body["enabled"] else {
                 throw ProtocolError(.badArgument, "location needs \"enabled\": true or false")
             }
             try change { $0.locationEnabled = enabled }
             await switchLocation(enabled)
-            return ProtocolMessage.permission(await location.permission)
+            return reply(ProtocolMessage.permission(await location.permission))
         case .refresh:
             let wait = try request.bool("wait", default: false)
             guard let pipeline else {
@@ -93,23 +106,23 @@ extension Daemon {
             }
             guard wait else {
                 await pipeline.refresh()
-                return .object([("class", .string("OK")), ("command", .string("refresh"))])
+                return reply(.object([("class", .string("OK")), ("command", .string("refresh"))]))
             }
             // Nothing answers a wait once the daemon is stopping.
             guard !stopping else { throw ProtocolError(.shuttingDown, "breezed is stopping") }
             // Waiting before the refresh starts, so that no update of it can pass unseen.
-            let key = nextRefreshWait
-            nextRefreshWait += 1
-            refreshWaits[key] = RefreshWait(place: place, since: Date().timeIntervalSince1970)
+            let key = refreshWaits.add(RefreshWait(place: place, since: Date().timeIntervalSince1970))
             await pipeline.refresh()
-            return RefreshWait.reply(await refreshAnswers(key))
+            return reply(RefreshWait.reply(await refreshAnswers(key)))
+        case .lookup, .popular, .search:
+            throw ProtocolError(.internal, "\(command) only reads: it is answered from `reads`")
         }
     }
 
     /// The answers of the refresh wait `key`, once it is complete or `RefreshWait.limit` has passed.
     private func refreshAnswers(_ key: Int) async -> [Dataset: DataUpdate] {
         refreshWaits[key]?.timer = Task { [self] in
-            guard (try? await Task.sleep(for: RefreshWait.limit)) != nil else { return }
+            guard (try? await clock.sleep(for: RefreshWait.limit)) != nil else { return }
             self.endRefreshWait(key, expired: true)
         }
         // A client that leaves (its request task cancelled) ends its wait at once: the handler's slot is free again.
@@ -149,7 +162,7 @@ extension Daemon {
         guard changed != state else { return }
         do throws(StateFileError) {
             try store.save(changed)
-        } catch where error.code == .system {
+        } catch  where error.code == .system {
             logger.error("state.write_failed", ["path": store.path, "error": error])
             throw ProtocolError(.internal, "could not save the change")
         } catch {

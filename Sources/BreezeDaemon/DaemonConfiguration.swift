@@ -4,7 +4,7 @@ public import BreezeWeb
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Everything `breezed` can be told: defaults, then `/etc/breezed/breezed.conf`, then command-line flags.
@@ -38,7 +38,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// A PEM file of the certificate authorities HTTPS servers are verified against, instead of the system's.
     public var caFile: String?
     /// How long each dataset stays fresh, set by `<dataset>_refresh`: each dataset's `defaultFreshness` unless set.
-    public var refresh: [Dataset: Double] = Dictionary(uniqueKeysWithValues: Dataset.allCases.map { ($0, $0.defaultFreshness) })
+    public var refresh: [Dataset: Double] = Dictionary(
+        uniqueKeysWithValues: Dataset.allCases.map { ($0, $0.defaultFreshness) })
     public var requestsPerHour = 500
     // [socket]
     public var socketPath = "/run/breezed/breezed.sock"
@@ -67,7 +68,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
                 do throws(ValueError) {
                     try set(section: section, key: key, entry.value)
                 } catch {
-                    throw ConfigurationError(file: file.name, line: entry.line, "\(section.isEmpty ? "" : "[\(section)] ")\(key): \(error.message)")
+                    throw ConfigurationError(
+                        file: file.name, line: entry.line,
+                        "\(section.isEmpty ? "" : "[\(section)] ")\(key): \(error.message)")
                 }
             }
         }
@@ -121,7 +124,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
             }
             logLevel = level
         default:
-            let known = Self.knownKeys[section].map { ": known keys are \($0.joined(separator: ", "))" }
+            let known =
+                Self.knownKeys[section].map { ": known keys are \($0.joined(separator: ", "))" }
                 ?? ": known sections are gpsd, geoclue, location, data, socket, daemon, mqtt"
             throw ValueError("unknown setting\(known)")
         }
@@ -133,8 +137,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     static let knownKeys: [String: [String]] = [
         "gpsd": ["enabled", "address"], "geoclue": ["enabled", "agent", "accuracy"],
         "location": ["movement_threshold", "fix_timeout", "fallback_city", "online_reverse_geocoding", "places_index"],
-        "data": ["offline", "api_base", "air_quality_url", "archive_url", "forecast_url", "geocoding_url",
-                 "google_pollen_url", "nominatim_url", "google_pollen_key", "google_pollen_key_file", "ca_file"]
+        "data": [
+            "offline", "api_base", "air_quality_url", "archive_url", "forecast_url", "geocoding_url",
+            "google_pollen_url", "nominatim_url", "google_pollen_key", "google_pollen_key_file", "ca_file",
+        ]
             + Dataset.allCases.map(\.refreshKey) + ["requests_per_hour"],
         "socket": ["path", "group", "round_coordinates", "max_clients"],
         "daemon": ["state_dir", "cache_dir", "log_level"],
@@ -151,7 +157,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     static func integer(_ value: String, in range: ClosedRange<Int>) throws(ValueError) -> Int {
         guard let number = Int(value), range.contains(number) else {
-            throw ValueError("expected a whole number from \(range.lowerBound) to \(range.upperBound), found \"\(value)\"")
+            throw ValueError(
+                "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \"\(value)\"")
         }
         return number
     }
@@ -183,7 +190,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     static func groupID(_ value: String) throws(ValueError) -> UInt32 {
         if let id = UInt32(value) {
             // (gid_t)-1 means "leave the group unchanged" to chown.
-            guard id != UInt32.max else { throw ValueError("expected a group name or id below \(UInt32.max), found \(id)") }
+            guard id != UInt32.max else {
+                throw ValueError("expected a group name or id below \(UInt32.max), found \(id)")
+            }
             return id
         }
         var entry = group()

@@ -1,15 +1,19 @@
+public import BreezeCore
 public import BreezeSystem
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `breezed`'s entry: parse flags, load the configuration, run the daemon. Exit status 0 on a clean stop,
 /// 64 for a bad command line, 78 for a bad configuration, 1 when it cannot start.
 public enum DaemonMain {
-    /// `threadLoan` lends gpsd's reader thread to the executor the daemon's tasks run on (`ThreadLoan`).
-    public static func run(_ arguments: [String], threadLoan: ThreadLoan = .none) async -> Int32 {
+    /// `threadLoan` lends gpsd's reader thread to the executor the daemon's tasks run on (`ThreadLoan`); every timer
+    /// waits on `clock`.
+    public static func run(
+        _ arguments: [String], threadLoan: ThreadLoan = .none, clock: any ServiceClock = .system
+    ) async -> Int32 {
         let options: DaemonOptions
         do {
             options = try DaemonOptions.parse(Array(arguments.dropFirst()))
@@ -22,7 +26,7 @@ public enum DaemonMain {
             StandardStream.output(DaemonOptions.usage)
             return 0
         case .version:
-            StandardStream.output("breezed \(Daemon.release)\n")
+            StandardStream.output("breezed \(Release.version)\n")
             return 0
         case .checkConfig:
             let check = ConfigurationCheck(options)
@@ -48,7 +52,7 @@ public enum DaemonMain {
         signal(SIGPIPE, SIG_IGN)
         let daemon: Daemon
         do {
-            daemon = try Daemon(configuration: configuration, logger: logger, threadLoan: threadLoan)
+            daemon = try Daemon(configuration: configuration, logger: logger, threadLoan: threadLoan, clock: clock)
         } catch {
             logger.error("daemon.cannot_start", ["error": error.description])
             return 1

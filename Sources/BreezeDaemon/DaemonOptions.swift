@@ -5,7 +5,7 @@ import BreezeWeb
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `breezed`'s command line: which configuration file, and the flags that override it.
@@ -73,10 +73,11 @@ public struct DaemonOptions: Sendable {
         }
         while let token = scanner.next() {
             // Every argument is an option: breezed takes no others.
-            let (flag, argument) = switch token {
-            case .option(let flag, let argument): (flag, argument)
-            case .plain(let argument): (argument, argument)
-            }
+            let (flag, argument) =
+                switch token {
+                case .option(let flag, let argument): (flag, argument)
+                case .plain(let argument): (argument, argument)
+                }
             switch flag {
             case "-h", "--help": options.action = .help
             case "--version": options.action = .version
@@ -99,7 +100,9 @@ public struct DaemonOptions: Sendable {
                 options.overrides.append { $0.cacheDirectory = path }
             case "--gpsd":
                 let text = try value(flag)
-                guard let address = GPSDAddress(text) else { throw UsageError("--gpsd expects HOST:PORT, not \"\(text)\"") }
+                guard let address = GPSDAddress(text) else {
+                    throw UsageError("--gpsd expects HOST:PORT, not \"\(text)\"")
+                }
                 options.overrides.append { $0.gpsd = address }
             case "--no-gpsd": options.overrides.append { $0.gpsd = nil }
             case "--no-geoclue": options.overrides.append { $0.geoclue = false }
@@ -148,7 +151,7 @@ public struct DaemonOptions: Sendable {
         let bytes: [UInt8]?
         do throws(SystemCallError) {
             bytes = try AtomicFile.read(path, limit: ConfigurationFile.maximumSize)
-        } catch where error.errno == EFBIG {
+        } catch  where error.errno == EFBIG {
             throw ConfigurationError(file: path, line: nil, "larger than \(ConfigurationFile.maximumSize) bytes")
         } catch {
             throw ConfigurationError(file: path, line: nil, "cannot read the file: \(error)")

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Log lines on stderr with journald priority prefixes (`<3>` error … `<7>` debug) and `key=value` fields.

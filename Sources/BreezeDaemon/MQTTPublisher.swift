@@ -62,7 +62,9 @@ final class MQTTPublisher: Sendable {
         var members: [(String, JSONValue)]
     }
 
-    var deviceID: String { "breeze_\(node.map { $0.isLetter || $0.isNumber ? $0 : "_" }.reduce(into: "") { $0.append($1) })" }
+    var deviceID: String {
+        "breeze_\(node.map { $0.isLetter || $0.isNumber ? $0 : "_" }.reduce(into: "") { $0.append($1) })"
+    }
 
     func configTopic(_ entity: Entity) -> String {
         "\(settings.discoveryPrefix)/\(entity.component)/\(deviceID)/\(entity.id)/config"
@@ -86,7 +88,7 @@ final class MQTTPublisher: Sendable {
         let device = JSONValue.object([
             ("identifiers", .array([.string(deviceID)])), ("name", .string("Breeze \(node)")),
             ("model", .string("breezed")), ("manufacturer", .string("Breeze")),
-            ("sw_version", .string(Daemon.release)),
+            ("sw_version", .string(Release.version)),
         ])
         return .object(
             [("unique_id", .string("\(deviceID)_\(entity.id)")), ("object_id", .string("\(deviceID)_\(entity.id)"))]
@@ -100,18 +102,25 @@ final class MQTTPublisher: Sendable {
     /// The entities announced at start: the location's, then each dataset's sensors that do not wait for data.
     static func entities(topic: (String) -> String) -> [Entity] {
         [
-            Entity(component: "device_tracker", id: "location", members: [
-                ("name", .string("Location")), ("json_attributes_topic", .string(topic("location"))),
-                ("json_attributes_template", .string(
-                    "{{ {'latitude': value_json.latitude, 'longitude': value_json.longitude,"
-                        + " 'gps_accuracy': value_json.accuracy or 1000, 'place': value_json.name,"
-                        + " 'source': value_json.source} | tojson }}")),
-                ("source_type", .string("gps")),
-            ]),
-            Entity(component: "sensor", id: "place", members: [
-                ("name", .string("Place")), ("state_topic", .string(topic("location"))),
-                ("value_template", .string("{{ value_json.name }}")), ("icon", .string("mdi:map-marker")),
-            ]),
+            Entity(
+                component: "device_tracker", id: "location",
+                members: [
+                    ("name", .string("Location")), ("json_attributes_topic", .string(topic("location"))),
+                    (
+                        "json_attributes_template",
+                        .string(
+                            "{{ {'latitude': value_json.latitude, 'longitude': value_json.longitude,"
+                                + " 'gps_accuracy': value_json.accuracy or 1000, 'place': value_json.name,"
+                                + " 'source': value_json.source} | tojson }}")
+                    ),
+                    ("source_type", .string("gps")),
+                ]),
+            Entity(
+                component: "sensor", id: "place",
+                members: [
+                    ("name", .string("Place")), ("state_topic", .string(topic("location"))),
+                    ("value_template", .string("{{ value_json.name }}")), ("icon", .string("mdi:map-marker")),
+                ]),
         ] + Dataset.allCases.filter { !sensorsWaitForData($0) }.flatMap { sensorEntities($0, topic: topic) }
     }
 
@@ -119,9 +128,11 @@ final class MQTTPublisher: Sendable {
     static func sensorEntities(_ dataset: Dataset, topic: (String) -> String) -> [Entity] {
         guard let body = dataset.reportType as? any DatasetMessageBody.Type else { return [] }
         return body.sensors.map { sensor in
-            Entity(component: sensor.component, id: sensor.id, members: [
-                ("name", .string(sensor.name)), ("state_topic", .string(topic(dataset.rawValue))),
-            ] + sensor.members)
+            Entity(
+                component: sensor.component, id: sensor.id,
+                members: [
+                    ("name", .string(sensor.name)), ("state_topic", .string(topic(dataset.rawValue))),
+                ] + sensor.members)
         }
     }
 

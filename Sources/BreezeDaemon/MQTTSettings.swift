@@ -2,7 +2,7 @@ public import BreezeMQTT
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `[mqtt]` in breezed.conf, `--mqtt` and `--mqtt-node`: where to publish, under which names, and how precisely.
@@ -34,14 +34,16 @@ public struct MQTTSettings: Sendable, Equatable {
     public var nodeName: String {
         if let node { return node }
         var buffer = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&buffer, buffer.count) == 0
+        let host =
+            gethostname(&buffer, buffer.count) == 0
             ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         let name = String(host.unicodeScalars.map { Self.isNameScalar($0) ? Character($0) : "_" }.prefix(64))
         return name.isEmpty ? "breeze" : name
     }
 
     static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+        scalar.isASCII
+            && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
     }
 
     /// A node name or topic prefix: 1 to 64 letters, digits, `-`, `_`, `.` (no `/`, `+`, `#` in a topic level).

@@ -1,6 +1,7 @@
 import BreezeCore
 import BreezePlaces
 import BreezeProtocol
+import BreezeServer
 import BreezeWeb
 import FoundationEssentials
 import Synchronization
@@ -8,9 +9,10 @@ import Synchronization
 /// The requests that only read — `lookup`, `search`, `popular`, the `saved` list — answered from memory the daemon
 /// keeps for them: the places index (mapped, never changed) and a copy of the saved cities, replaced on each change.
 ///
-/// The socket server calls `answerNow` on its own thread, so these answers need no task and never wait behind the
-/// daemon's actor (a state change, a fetch being started): a `lookup` is a few microseconds of work, and a task hop
-/// and an actor queue would cost many times that. Only a search that goes online is answered later, by `search`.
+/// Each answer is the lines to send, encoded, for the socket server to send from its own thread: these need no task
+/// and never wait behind the daemon's actor (a state change, a fetch being started). A `lookup` is a few
+/// microseconds of work, and a task hop and an actor queue would cost many times that. Only a search that goes online
+/// is answered later, by a task.
 final class ReadOnlyRequests: Sendable {
     /// The most results a `search` answers with (its `limit`).
     static let maximumSearchResults = 50
@@ -38,63 +40,88 @@ final class ReadOnlyRequests: Sendable {
         set { saved.withLock { $0 = newValue } }
     }
 
-    /// The answer to a request that only reads, now, as the lines to send (the request's id in each); nil for any
-    /// other request, and for a search that goes online. Errors are answers (an `ERROR` carrying the request's id).
-    /// Encoded straight to bytes: the same lines as the `JSONValue` answers made replies and encoded.
-    func answerNow(_ request: ProtocolRequest) -> [[UInt8]]? {
-        guard case .daemon(let command) = request.command.route else { return nil }
-        do throws(ProtocolError) {
-            switch command {
-            case .lookup:
-                let match = try lookupMatch(request)
-                return [ProtocolMessage.placeLine(match.place, distance: match.distance, id: request.id)]
-            case .popular:
-                return [ProtocolMessage.placesLine(popularPlaces(), extra: [], id: request.id)]
-            case .saved:
-                guard try request.string("action", default: "list") == "list" else { return nil }
-                return [ProtocolMessage.placesLine(savedCities, extra: Self.savedExtra, id: request.id)]
-            case .search:
-                let (query, limit, wantsOnline) = try searchArguments(request)
-                if wantsOnline, let geocoding, geocoding.canSearchNow { return nil }
-                // Online search off, or it would be refused now (its budget spent, its slots taken): the offline
-                // answer, saying why nothing came from the web.
-                // Not asked for (`online` false) is "off", as online search switched off is.
-                let online = geocoding == nil || !wantsOnline ? "off" : "failed: \(WebError.Code.overBudget.rawValue)"
-                // Written straight from the index's bytes: making each place's strings cost a third of the answer.
-                let positions = citySearch.positions(matching: query, limit: limit)
-                return [ProtocolMessage.placesLine(
-                    expectedCount: positions.count, extra: [("query", .string(query)), ("online", .string(online))],
-                    id: request.id
-                ) { write in
-                    for position in positions { index.withPlaceText(at: position, write) }
-                }]
-            case .select, .here, .location, .refresh:
-                return nil
-            }
-        } catch {
-            return [ProtocolMessage.reply(ProtocolMessage.error(error, id: request.id), id: request.id).encodedLine()]
+    /// The answer to `lookup`: the place at a latitude and longitude.
+    func lookup(_ request: ProtocolRequest) -> [[UInt8]] {
+        Self.lines(request) { () throws(ProtocolError) in
+            let match = try lookupMatch(request)
+            return ProtocolMessage.placeLine(match.place, distance: match.distance, id: request.id)
         }
     }
 
-    /// A search, online too when the daemon has online search and the request does not say `online` false: the offline matches first, then new ones from the
-    /// web up to `limit`. The web's failure is part of the answer (`online`), not an error.
-    func search(_ request: ProtocolRequest) async throws(ProtocolError) -> JSONValue {
-        let (query, limit, wantsOnline) = try searchArguments(request)
-        var places = citySearch.search(query, limit: limit).map(\.place)
-        var online = "off"
-        if let geocoding, wantsOnline {
-            do throws(WebError) {
-                let found = try await geocoding.search(query, count: limit)
-                online = "ok"
-                recentOnline.withLock { recent in
-                    for place in found { recent.insert(place) }
-                }
-                for place in found where !places.contains(where: { $0.id == place.id }) && places.count < limit {
-                    places.append(place)
-                }
-            } catch {
-                online = "failed: \(error.code.rawValue)"
+    /// The answer to `popular`.
+    func popular(_ request: ProtocolRequest) -> [[UInt8]] {
+        [ProtocolMessage.placesLine(popularPlaces(), extra: [], id: request.id)]
+    }
+
+    /// The answer to `saved` with the action `list`, and to a change of the saved cities once it is made.
+    func savedList(_ request: ProtocolRequest) -> [[UInt8]] {
+        [ProtocolMessage.placesLine(savedCities, extra: Self.savedExtra, id: request.id)]
+    }
+
+    /// The answer to `search`: now, from the index, when it stays offline (asked to, online search off, or the web
+    /// would refuse it now: its budget spent, its slots taken); later when it goes online too.
+    func search(_ request: ProtocolRequest) -> SocketServer.Answer {
+        let arguments: (query: String, limit: Int, online: Bool)
+        do throws(ProtocolError) {
+            arguments = try searchArguments(request)
+        } catch {
+            return .now(Self.errorLines(error, request))
+        }
+        let (query, limit, wantsOnline) = arguments
+        if wantsOnline, let geocoding, geocoding.canSearchNow {
+            return .later { [self] in
+                [
+                    ProtocolMessage.reply(await searchOnline(query, limit: limit, geocoding), id: request.id)
+                        .encodedLine()
+                ]
             }
+        }
+        // Not asked for (`online` false) is "off", as online search switched off is.
+        let online = geocoding == nil || !wantsOnline ? "off" : "failed: \(WebError.Code.overBudget.rawValue)"
+        // Written straight from the index's bytes: making each place's strings cost a third of the answer.
+        let positions = citySearch.positions(matching: query, limit: limit)
+        return .now([
+            ProtocolMessage.placesLine(
+                expectedCount: positions.count, extra: [("query", .string(query)), ("online", .string(online))],
+                id: request.id
+            ) { write in
+                for position in positions { index.withPlaceText(at: position, write) }
+            }
+        ])
+    }
+
+    /// The lines `answer` gives, or its error's.
+    private static func lines(
+        _ request: ProtocolRequest, _ answer: () throws(ProtocolError) -> [UInt8]
+    ) -> [[UInt8]] {
+        do throws(ProtocolError) {
+            return [try answer()]
+        } catch {
+            return errorLines(error, request)
+        }
+    }
+
+    /// An error answering `request`, as its line.
+    static func errorLines(_ error: ProtocolError, _ request: ProtocolRequest) -> [[UInt8]] {
+        [ProtocolMessage.error(error, id: request.id).encodedLine()]
+    }
+
+    /// An online search: the offline matches first, then new ones from the web up to `limit`. The web's failure is
+    /// part of the answer (`online`), not an error.
+    private func searchOnline(_ query: String, limit: Int, _ geocoding: GeocodingClient) async -> JSONValue {
+        var places = citySearch.search(query, limit: limit).map(\.place)
+        var online: String
+        do throws(WebError) {
+            let found = try await geocoding.search(query, count: limit)
+            online = "ok"
+            recentOnline.withLock { recent in
+                for place in found { recent.insert(place) }
+            }
+            for place in found where !places.contains(where: { $0.id == place.id }) && places.count < limit {
+                places.append(place)
+            }
+        } catch {
+            online = "failed: \(error.code.rawValue)"
         }
         return ProtocolMessage.places(places, extra: [("query", .string(query)), ("online", .string(online))])
     }
@@ -105,27 +132,11 @@ final class ReadOnlyRequests: Sendable {
         return recentOnline.withLock { $0[id] }
     }
 
-    /// The popular cities (`popular`).
-    func popular() -> JSONValue {
-        ProtocolMessage.places(popularPlaces(), extra: [])
-    }
-
     private func popularPlaces() -> [Place] {
         PopularCities.resolve(with: citySearch).map(\.place)
     }
 
-    /// The saved cities (`saved` with the action `list`).
-    func savedList() -> JSONValue {
-        ProtocolMessage.places(savedCities, extra: Self.savedExtra)
-    }
-
     private static let savedExtra: [(String, JSONValue)] = [("class", .string("SAVED"))]
-
-    /// The place at a latitude and longitude (`lookup`).
-    func lookup(_ request: ProtocolRequest) throws(ProtocolError) -> JSONValue {
-        let match = try lookupMatch(request)
-        return ProtocolMessage.place(match.place, distance: match.distance)
-    }
 
     private func lookupMatch(_ request: ProtocolRequest) throws(ProtocolError) -> (place: Place, distance: Double) {
         let latitude = try request.number("latitude")

@@ -63,3 +63,27 @@ struct RefreshWait {
         return .object([("class", .string("OK")), ("command", .string("refresh")), ("datasets", .array(datasets))])
     }
 }
+
+/// The `refresh` requests with `wait` not yet answered, by a number of their own.
+struct RefreshWaits {
+    private var waits: [Int: RefreshWait] = [:]
+    private var next = 0
+
+    var keys: [Int] { Array(waits.keys) }
+
+    /// Holds `wait`; returns its number.
+    mutating func add(_ wait: RefreshWait) -> Int {
+        next += 1
+        waits[next] = wait
+        return next
+    }
+
+    subscript(key: Int) -> RefreshWait? {
+        get { waits[key] }
+        set { waits[key] = newValue }
+    }
+
+    mutating func removeValue(forKey key: Int) -> RefreshWait? {
+        waits.removeValue(forKey: key)
+    }
+}

@@ -3,7 +3,7 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Signals as an async stream. A handler installed at once marks each signal pending and wakes an eventfd (all it
@@ -45,7 +45,8 @@ public enum SignalStream {
         for number in signals { sigaction(number, &action, nil) }
 
         let order = signals.sorted { ($0 == SIGHUP ? 0 : 1, $0) < ($1 == SIGHUP ? 0 : 1, $1) }
-        let source = DispatchSource.makeReadSource(fileDescriptor: wakeup, queue: DispatchQueue(label: "breeze.signals"))
+        let source = DispatchSource.makeReadSource(
+            fileDescriptor: wakeup, queue: DispatchQueue(label: "breeze.signals"))
         source.setEventHandler {
             var count: UInt64 = 0
             _ = read(wakeup, &count, 8)

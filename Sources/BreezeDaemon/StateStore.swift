@@ -3,7 +3,7 @@ import BreezeSystem
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Keeps `UserState` in `state.json` in the state folder, written atomically and durably before a change is
@@ -46,7 +46,9 @@ public struct StateStore: Sendable {
         try state.validate()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(state) else { throw StateFileError(.invalid, "the state cannot be encoded") }
+        guard let data = try? encoder.encode(state) else {
+            throw StateFileError(.invalid, "the state cannot be encoded")
+        }
         let bytes = Array(data) + [10]
         guard bytes.count <= maximumSize else {
             throw StateFileError(.tooLarge, "the state is \(bytes.count) bytes, more than \(maximumSize)")
@@ -68,14 +70,17 @@ public struct StateStore: Sendable {
             } catch {
                 reason = error.message
             }
-        } catch where error.errno == EFBIG {
+        } catch  where error.errno == EFBIG {
             reason = "larger than \(Self.maximumSize) bytes"
         } catch {
             reason = "cannot read it: \(error)"
         }
         let aside = moveAside()
-        return (UserState(), "\(path) is not a valid state file (\(reason)); "
-            + (aside.map { "moved to \($0)" } ?? "could not move it aside") + "; using defaults")
+        return (
+            UserState(),
+            "\(path) is not a valid state file (\(reason)); "
+                + (aside.map { "moved to \($0)" } ?? "could not move it aside") + "; using defaults"
+        )
     }
 
     /// Writes `state` durably; throws, leaving the file as it was, when it is not valid, too large, or cannot be
@@ -123,6 +128,7 @@ public struct StateStore: Sendable {
         var utc = tm()
         gmtime_r(&now, &utc)
         return printfFormat(
-            "%04d%02d%02dT%02d%02d%02dZ", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec)
+            "%04d%02d%02dT%02d%02d%02dZ", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min,
+            utc.tm_sec)
     }
 }

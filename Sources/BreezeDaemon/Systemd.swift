@@ -1,8 +1,9 @@
+public import BreezeCore
 import BreezeSystem
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The service manager's side channels, without libsystemd: `sd_notify` datagrams to `NOTIFY_SOCKET`, the
@@ -23,25 +24,30 @@ public struct Systemd: Sendable {
         }
     }
 
-    /// Sends `state` ("READY=1", "STATUS=…", "WATCHDOG=1", "STOPPING=1"); does nothing outside systemd.
-    public func notify(_ state: String) {
+    /// Sends `state` ("STATUS=…", "WATCHDOG=1"); does nothing outside systemd. Never blocks on the service manager:
+    /// dropped when its queue is full (the next one follows soon). Returns false only then.
+    @discardableResult
+    public func notify(_ state: String) -> Bool {
         // An abstract socket is named with a leading "@", which is a NUL on the wire.
-        guard let notifyPath, let address = UnixSocketAddress(path: notifyPath, abstract: true) else { return }
+        guard let notifyPath, let address = UnixSocketAddress(path: notifyPath, abstract: true) else { return true }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return true }
         defer { close(fd) }
         let message = Array(state.utf8)
-        // Never block on the service manager. STATUS and WATCHDOG are dropped when its queue is full (the next one
-        // follows soon); READY and STOPPING matter once, so they are tried again for up to a second.
-        let attempts = state.hasPrefix("READY=") || state.hasPrefix("STOPPING=") ? 100 : 1
-        for attempt in 0..<attempts {
-            let sent = address.withSocketAddress { socketAddress, length in
-                message.withUnsafeBytes {
-                    sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
-                }
+        let sent = address.withSocketAddress { socketAddress, length in
+            message.withUnsafeBytes {
+                sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
             }
-            if sent >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return }
-            if attempt + 1 < attempts { usleep(10_000) }
+        }
+        return sent >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    /// Sends `state` ("READY=1", "STOPPING=1"), which matters once: while the service manager's queue is full, tried
+    /// again every 10 ms on `clock`, for up to a second.
+    public func notifyOnce(_ state: String, clock: any ServiceClock) async {
+        for _ in 0..<100 {
+            if notify(state) { return }
+            guard (try? await clock.sleep(for: .milliseconds(10))) != nil else { return }
         }
     }
 

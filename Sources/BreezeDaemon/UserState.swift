@@ -42,13 +42,19 @@ public struct UserState: Codable, Equatable, Sendable {
     }
 
     static func validate(_ place: Place, _ field: String) throws(StateFileError) {
-        guard (1...maximumPlaceID).contains(place.id) else { throw StateFileError(.invalid, "\(field).id: \(place.id) is not a place id") }
-        guard Coordinate(validatingLatitude: place.coordinate.latitude, longitude: place.coordinate.longitude) != nil else {
-            throw StateFileError(.invalid, "\(field).coordinate: latitude \(place.coordinate.latitude), longitude "
-                + "\(place.coordinate.longitude) is not a position on the Earth")
+        guard (1...maximumPlaceID).contains(place.id) else {
+            throw StateFileError(.invalid, "\(field).id: \(place.id) is not a place id")
+        }
+        guard Coordinate(validatingLatitude: place.coordinate.latitude, longitude: place.coordinate.longitude) != nil
+        else {
+            throw StateFileError(
+                .invalid,
+                "\(field).coordinate: latitude \(place.coordinate.latitude), longitude "
+                    + "\(place.coordinate.longitude) is not a position on the Earth")
         }
         guard (0...maximumPopulation).contains(place.population) else {
-            throw StateFileError(.invalid, "\(field).population: \(place.population) is not from 0 to \(maximumPopulation)")
+            throw StateFileError(
+                .invalid, "\(field).population: \(place.population) is not from 0 to \(maximumPopulation)")
         }
         guard !place.name.isEmpty else { throw StateFileError(.invalid, "\(field).name is empty") }
         let texts = [("name", place.name), ("admin1", place.admin1 ?? ""), ("country", place.country)]

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeTestSupport
 import Foundation
 import Testing
@@ -48,7 +49,7 @@ struct BreezectlTests {
     @Test func versionPrintsTheRelease() async throws {
         let result = try await BreezedProcess.breezectl(["--version"])
         #expect(result.status == 0)
-        #expect(result.output == "breezectl 0.1.0\n")
+        #expect(result.output == "breezectl \(Release.version)\n")
     }
 
     @Test func watchPrintsFormattedLinesAndWaybarJSON() async throws {

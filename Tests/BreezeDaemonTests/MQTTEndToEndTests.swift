@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeTestSupport
 import Foundation
 import Testing
@@ -63,7 +64,7 @@ import Glibc
         let device = try #require(aqi["device"] as? [String: Any])
         #expect(device["identifiers"] as? [String] == ["breeze_alpha"])
         #expect(device["model"] as? String == "breezed")
-        #expect(device["sw_version"] as? String == "0.1.0")
+        #expect(device["sw_version"] as? String == Release.version)
         let pm25 = try #require(watcher.object("homeassistant/sensor/breeze_alpha/pm2_5/config"))
         #expect(pm25["device_class"] as? String == "pm25")
         #expect(pm25["unit_of_measurement"] as? String == "µg/m³")
