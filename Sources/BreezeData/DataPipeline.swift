@@ -19,6 +19,11 @@ public actor DataPipeline {
         public var retry = RetryBackoff(initial: 10, maximum: 900, multiplier: 2, jitter: 0.3)
         /// After a request the server refused (400) or a body too large, wait this long before trying again.
         public var refusedRetry: Double = 3_600
+        /// While a dataset's data is fresh, its age (wall time) is looked at again at least this often (seconds, on the
+        /// monotonic clock). The wall clock can move without any time passing here: NTP stepping a clock that booted
+        /// at a saved time, a resume from days of suspend. Data that turns out old is said to be stale and fetched
+        /// again within this; in steady state it costs each dataset a wake-up this often while it has data.
+        public var wallClockCheck: Double = 30
 
         public init() {}
     }

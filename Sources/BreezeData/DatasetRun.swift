@@ -47,10 +47,16 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
         var backoff = configuration.retry
         while !Task.isCancelled {
             if let entry = last, !force, now() - entry.fetchedAt < freshness {
-                // Fresh: sleep until it ages, then fetch again.
-                let wait = entry.fetchedAt + freshness - now()
+                // Fresh: sleep until it ages, then fetch again; in steps of `wallClockCheck` at most, since the age is
+                // wall time, which a step of the clock or a suspend moves while this sleep does not see it.
+                let wait = min(entry.fetchedAt + freshness - now(), configuration.wallClockCheck)
                 guard (try? await environment.clock.sleep(seconds: max(0.001, wait))) != nil else { return }
                 continue
+            }
+            // Found old well past its freshness (the wall clock stepped forward, or the machine slept): stale at once,
+            // not "fresh" and days old while the fetch is on its way.
+            if let entry = last, !force, now() - entry.fetchedAt >= freshness + configuration.wallClockCheck {
+                await send(.stale(reason: nil), entry)
             }
             force = false
             do throws(WebError) {
@@ -71,7 +77,9 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
                 await send(status(of: report), entry)
             } catch {
                 if Task.isCancelled { return }
-                log("fetch.failed dataset=\(dataset.rawValue) place=\"\(place.displayName)\" code=\(error.code.rawValue) reason=\"\(error.reason)\"")
+                log(
+                    "fetch.failed dataset=\(dataset.rawValue) place=\"\(place.displayName)\" code=\(error.code.rawValue) reason=\"\(error.reason)\""
+                )
                 let reason = "\(error.code.rawValue): \(error)"
                 await send(last == nil ? .failed(reason: reason) : .stale(reason: reason), last)
                 var delay = backoff.nextDelay()
@@ -87,7 +95,8 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
     }
 
     private func send(_ status: DatasetStatus, _ entry: DataCache.Entry<Report>?) async {
-        await environment.publish(DataUpdate(
-            DatasetState(place: place, status: status, report: entry?.report, fetchedAt: entry?.fetchedAt)))
+        await environment.publish(
+            DataUpdate(
+                DatasetState(place: place, status: status, report: entry?.report, fetchedAt: entry?.fetchedAt)))
     }
 }

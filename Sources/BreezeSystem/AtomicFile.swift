@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Replaces files so that a reader, a crash or a power loss sees either the old contents or the new, never a mix:
@@ -41,7 +41,7 @@ public enum AtomicFile {
         let fd: Int32
         do throws(SystemCallError) {
             fd = try syscall("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             return nil
         }
         defer { close(fd) }
@@ -53,7 +53,9 @@ public enum AtomicFile {
             }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
-            if bytes.count > limit { throw SystemCallError(call: "read \(path) (larger than \(limit) bytes)", errno: EFBIG) }
+            if bytes.count > limit {
+                throw SystemCallError(call: "read \(path) (larger than \(limit) bytes)", errno: EFBIG)
+            }
         }
     }
 
@@ -62,7 +64,9 @@ public enum AtomicFile {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, mode) != 0 && errno != EEXIST { throw SystemCallError(call: "mkdir \(current)", errno: errno) }
+            if mkdir(current, mode) != 0 && errno != EEXIST {
+                throw SystemCallError(call: "mkdir \(current)", errno: errno)
+            }
         }
     }
 

@@ -28,7 +28,8 @@ public struct CommandLineScanner {
     /// The next option or plain argument; nil at the end.
     public mutating func next() -> Token? {
         while let argument = remaining.popFirst() {
-            let isOption = !optionsEnded && argument.hasPrefix("-") && argument.count > 1
+            let isOption =
+                !optionsEnded && argument.hasPrefix("-") && argument.count > 1
                 && !(numbersArePlain && Double(argument) != nil)
             guard isOption else { return .plain(argument) }
             var name = argument

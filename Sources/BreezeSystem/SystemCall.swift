@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failed system call: which one, and errno.
@@ -38,7 +38,8 @@ public func syscall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throw
 /// The funnel for calls on a non-blocking descriptor: as `syscall`, but nil when the call would block
 /// (EAGAIN, EWOULDBLOCK).
 @inlinable
-public func syscallUnlessWouldBlock<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throws(SystemCallError) -> T? {
+public func syscallUnlessWouldBlock<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throws(SystemCallError) -> T?
+{
     let result = retryingOnInterrupt(body)
     guard result == -1 else { return result }
     let code = errno

@@ -1,13 +1,12 @@
-@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import Glibc
 
-/// A fixed set of threads running jobs in the order given, and delayed jobs (`Task.sleep`) at their deadlines: the
-/// default executor of breezed's tasks (its `DaemonExecutors` says why not Dispatch's). A thread of another kind may
-/// lend itself to the pool, to run the jobs that are ready as it hands work on (`lend`). SPI: for the daemon's
-/// executable and for tests.
-@_spi(Executors) public final class TaskPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-    // @unchecked: `ready`, `head`, `delayed`, `running`, `idle`, `timekeeper` and `wakeCount` are touched only with
-    // `mutex` held; the pointer and `parkers` are set once.
+/// A fixed set of threads running jobs in the order given: the global executor of breezed's tasks
+/// (`installAsGlobalExecutor` says why not Dispatch's). A thread of another kind may lend itself to the pool, to run
+/// the jobs that are ready as it hands work on (`lend`). Delayed work is not the pool's: a sleep waits on a
+/// `TimerThread` and resumes here. SPI: for the daemon's executable and for tests.
+@_spi(Executors) public final class TaskPool: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `ready`, `head`, `running`, `idle` and `wakeCount` are touched only with `mutex` held; the pointer
+    // and `parkers` are set once.
 
     /// As many threads as processors (at least two), as Dispatch's global executor is wide.
     public static let shared = TaskPool(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
@@ -19,17 +18,12 @@ import Glibc
     /// Jobs to run, from `head` on (taken from the front without moving the rest).
     private var ready: [UnownedJob] = []
     private var head = 0
-    /// Delayed jobs by deadline (CLOCK_MONOTONIC nanoseconds), earliest first.
-    private var delayed: [(deadline: UInt64, job: UnownedJob)] = []
     /// Threads not waiting: running a job, or about to take the next; a lent thread among them for its whole loan.
     private var running = 0
     /// Threads sleeping untimed until a job is ready, the last to sleep last. Waking one takes it off at once, so
     /// that a second job enqueued before the first thread runs wakes another thread, not the same one again.
     private var idle: [Int] = []
-    /// The thread sleeping until the earliest delayed job, if one is. While none does (every thread is running a
-    /// job), the first to finish its job becomes the timekeeper: delayed jobs are late by at most a job's length.
-    private var timekeeper: Int?
-    /// Sleeping threads woken for a job or a new deadline, since the pool was made.
+    /// Sleeping threads woken for a job, since the pool was made.
     private var wakeCount = 0
 
     /// A pool of `threads` threads (at least one), started at once. breezed has one, `shared`; tests make their own.
@@ -43,11 +37,13 @@ import Glibc
         for number in 0..<threads {
             var thread = pthread_t()
             let start = Unmanaged.passRetained(Start(pool: self, number: number)).toOpaque()
-            let created = pthread_create(&thread, nil, { start in
-                let start = Unmanaged<Start>.fromOpaque(start!).takeRetainedValue()
-                start.pool.work(number: start.number)
-                return nil
-            }, start)
+            let created = pthread_create(
+                &thread, nil,
+                { start in
+                    let start = Unmanaged<Start>.fromOpaque(start!).takeRetainedValue()
+                    start.pool.work(number: start.number)
+                    return nil
+                }, start)
             guard created == 0 else { fatalError("the task pool could not start a thread: \(created)") }
             pthread_detach(thread)
         }
@@ -65,7 +61,11 @@ import Glibc
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
+        enqueue(UnownedJob(job))
+    }
+
+    /// Runs `job` when a thread is free.
+    public func enqueue(_ job: UnownedJob) {
         pthread_mutex_lock(mutex)
         ready.append(job)
         // A thread that is running takes the job when it is done with its own; another is woken only for jobs
@@ -74,40 +74,6 @@ import Glibc
         let woken = ready.count - head > running ? wakeOne() : nil
         pthread_mutex_unlock(mutex)
         woken?.unpark()
-    }
-
-    public func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-        // The clocks Task.sleep uses (continuous, suspending) measure in Duration; both run with CLOCK_MONOTONIC here
-        // closely enough for a deadline (a suspended machine wakes the job late, never early).
-        let nanoseconds: UInt64
-        if let delay = delay as? Duration {
-            let (seconds, attoseconds) = delay.components
-            nanoseconds = seconds < 0 ? 0
-                : UInt64(min(seconds, Int64(UInt32.max))) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
-        } else {
-            nanoseconds = 0
-        }
-        let job = UnownedJob(job)
-        pthread_mutex_lock(mutex)
-        let deadline = Self.now() + nanoseconds
-        let index = delayed.firstIndex { $0.deadline > deadline } ?? delayed.endIndex
-        delayed.insert((deadline, job), at: index)
-        // A new earliest deadline: the timekeeper waits again for this one; with none, an idle thread becomes it.
-        var woken: Parker?
-        if index == 0 {
-            if let timekeeper {
-                woken = parkers[timekeeper]
-            } else if let number = idle.popLast() {
-                woken = parkers[number]
-            }
-            if woken != nil { wakeCount += 1 }
-        }
-        pthread_mutex_unlock(mutex)
-        woken?.unpark()
-    }
-
-    public func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-        enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
     }
 
     /// The most jobs a lent thread takes before it goes back to its own work; for the jobs left, the loan wakes a
@@ -121,8 +87,7 @@ import Glibc
     /// A loan of the calling thread (not one of the pool's, and not within a loan) to the pool (`ThreadLoan`): runs
     /// `body`, then the ready jobs, whichever they are, on this thread, until none is left or it has taken
     /// `lentJobLimit`. It counts as a running thread meanwhile, so the job `body` makes ready wakes no pool thread:
-    /// it is this thread's to take, as the next job a pool thread enqueues is that thread's. Delayed jobs stay with
-    /// the timekeeper.
+    /// it is this thread's to take, as the next job a pool thread enqueues is that thread's.
     public func lend(_ body: () -> Void) {
         pthread_mutex_lock(mutex)
         running += 1
@@ -145,14 +110,14 @@ import Glibc
         woken?.unpark()
     }
 
-    /// Threads asleep, idle or keeping time: all of them once the pool has nothing to do.
+    /// Threads asleep: all of them once the pool has nothing to do.
     public var sleepingThreads: Int {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return idle.count + (timekeeper == nil ? 0 : 1)
+        return idle.count
     }
 
-    /// How many times a sleeping thread has been woken for a job or a new deadline, since the pool was made.
+    /// How many times a sleeping thread has been woken for a job, since the pool was made.
     public var wakeUps: Int {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -162,12 +127,6 @@ import Glibc
     /// This pool's loans of a thread (`lend`), as the threads that hand work on take them.
     public var threadLoan: ThreadLoan {
         ThreadLoan { self.lend($0) }
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     private func work(number: Int) {
@@ -187,31 +146,19 @@ import Glibc
     /// (unparked once `mutex` is let go); `mutex` held.
     private func next(number: Int) -> (UnownedJob, Parker?) {
         while true {
-            let now = Self.now()
-            while let first = delayed.first, first.deadline <= now {
-                ready.append(delayed.removeFirst().job)
-            }
             if let job = takeReady() {
-                // More are ready than the other running threads take (delayed jobs come due together).
+                // More are ready than the other running threads take.
                 return (job, ready.count - head >= running ? wakeOne() : nil)
             }
             running -= 1
-            if let first = delayed.first, timekeeper == nil {
-                timekeeper = number
+            idle.append(number)
+            // A wake-up kept from an earlier turn may end a park early: sleep again until a waker has taken this
+            // thread off the idle list.
+            repeat {
                 pthread_mutex_unlock(mutex)
-                parkers[number].park(until: first.deadline)
+                parkers[number].park(until: nil)
                 pthread_mutex_lock(mutex)
-                timekeeper = nil
-            } else {
-                idle.append(number)
-                // A wake-up kept from an earlier turn (as timekeeper) may end a park early: sleep again until a
-                // waker has taken this thread off the idle list.
-                repeat {
-                    pthread_mutex_unlock(mutex)
-                    parkers[number].park(until: nil)
-                    pthread_mutex_lock(mutex)
-                } while idle.contains(number)
-            }
+            } while idle.contains(number)
             running += 1
         }
     }
@@ -228,10 +175,9 @@ import Glibc
         return job
     }
 
-    /// Takes a waiting thread off for a ready job: an idle one, else the timekeeper (which looks at the ready jobs
-    /// before it waits again); `mutex` held. The caller unparks it once `mutex` is let go.
+    /// Takes an idle thread off its wait for a ready job; `mutex` held. The caller unparks it once `mutex` is let go.
     private func wakeOne() -> Parker? {
-        let woken = idle.popLast().map { parkers[$0] } ?? timekeeper.map { parkers[$0] }
+        let woken = idle.popLast().map { parkers[$0] }
         if woken != nil { wakeCount += 1 }
         return woken
     }

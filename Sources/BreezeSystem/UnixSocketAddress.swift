@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Unix-domain socket address (`sockaddr_un`), its path checked once: every place that binds, connects or sends
@@ -29,7 +29,8 @@ public struct UnixSocketAddress: Sendable {
         self.path = path
         storage = address
         // An abstract name is exactly its bytes; a path is the whole structure, NUL-terminated.
-        length = isAbstract
+        length =
+            isAbstract
             ? socklen_t(MemoryLayout<sa_family_t>.size + bytes.count) : socklen_t(MemoryLayout<sockaddr_un>.size)
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pipe a thread can wait on beside another descriptor, so another thread can wake it (to stop it).
