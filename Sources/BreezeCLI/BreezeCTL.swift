@@ -5,7 +5,6 @@ import Glibc
 
 /// breezectl: parse, validate, run one subcommand against breezed's socket.
 public enum BreezeCTL {
-    public static let version = "0.1.0"
     public static let defaultSocket = "/run/breezed/breezed.sock"
 
     /// Colour on a terminal, never with `NO_COLOR` (set and not empty) or `TERM=dumb`.
@@ -28,7 +27,7 @@ public enum BreezeCTL {
                 output = output.ascii()
             }
             if parsed.version {
-                output.write("breezectl \(version)\n")
+                output.write("breezectl \(Release.version)\n")
                 return 0
             }
             if parsed.help {
@@ -42,7 +41,8 @@ public enum BreezeCTL {
                 throw CLIError(.usage, "usage: breezectl \(subcommand.usage)")
             }
             let locale = environment["LC_ALL"] ?? environment["LC_MESSAGES"] ?? environment["LANG"]
-            let unit = parsed.units.flatMap(TemperatureUnit.init(rawValue:))
+            let unit =
+                parsed.units.flatMap(TemperatureUnit.init(rawValue:))
                 ?? TemperatureUnit.preferred(forLocale: locale)
             let context = CommandContext(
                 arguments: parsed, subcommand: subcommand,

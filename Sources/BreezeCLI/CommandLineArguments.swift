@@ -49,13 +49,17 @@ struct CommandLineArguments {
                 case "--json": parsed.json = true
                 case "--units":
                     let unit = try value(flag).lowercased()
-                    guard ["c", "f"].contains(unit) else { throw CLIError(.usage, "--units is c or f, not \"\(unit)\"") }
+                    guard ["c", "f"].contains(unit) else {
+                        throw CLIError(.usage, "--units is c or f, not \"\(unit)\"")
+                    }
                     parsed.units = unit
                 case "--timeout":
                     let text = try value(flag)
                     guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximumTimeout else {
-                        throw CLIError(.usage, "--timeout is a number of seconds above 0 and up to \(Int(maximumTimeout)), "
-                            + "not \"\(TerminalText.escaped(text))\"")
+                        throw CLIError(
+                            .usage,
+                            "--timeout is a number of seconds above 0 and up to \(Int(maximumTimeout)), "
+                                + "not \"\(TerminalText.escaped(text))\"")
                     }
                     parsed.timeout = seconds
                 case "--format": parsed.format = try value(flag)
@@ -108,8 +112,10 @@ struct CommandLineArguments {
         if let format = parsed.format,
             let unknown = WatchLine.tokens(in: format).first(where: { !WatchLine.knownTokens.contains($0) })
         {
-            throw CLIError(.usage, "unknown token {\(TerminalText.escaped(unknown))} in --format; known: "
-                + WatchLine.knownTokens.map { "{\($0)}" }.joined(separator: " "))
+            throw CLIError(
+                .usage,
+                "unknown token {\(TerminalText.escaped(unknown))} in --format; known: "
+                    + WatchLine.knownTokens.map { "{\($0)}" }.joined(separator: " "))
         }
         return parsed
     }

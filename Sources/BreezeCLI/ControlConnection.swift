@@ -3,7 +3,7 @@ import BreezeProtocol
 import BreezeSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A blocking connection to breezed's socket: breezectl sends a request and reads lines until its reply, each wait
@@ -30,7 +30,9 @@ public final class ControlConnection {
     /// Connects to `path` within `timeout` seconds; throws `unreachable` with a hint.
     public init(path: String, timeout: Double? = nil) throws(CLIError) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw CLIError(.unreachable, "cannot create a socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw CLIError(.unreachable, "cannot create a socket: \(String(cString: strerror(errno)))")
+        }
         // From here every stored property is set, so a throw runs `deinit`, which closes the socket: closing it here
         // too closed a descriptor number that another thread may have been given meanwhile.
         guard let address = UnixSocketAddress(path: path) else {
@@ -42,7 +44,9 @@ public final class ControlConnection {
         if let timeout {
             // A Unix-socket connect waits for room in a full listen backlog for at most the send timeout; the
             // same timeout bounds a send into a daemon that reads nothing.
-            var limit = timeval(tv_sec: Int(timeout.rounded(.towardZero)), tv_usec: Int(timeout.truncatingRemainder(dividingBy: 1) * 1e6))
+            var limit = timeval(
+                tv_sec: Int(timeout.rounded(.towardZero)),
+                tv_usec: Int(timeout.truncatingRemainder(dividingBy: 1) * 1e6))
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         }
         let result = address.connect(fd)
@@ -55,8 +59,11 @@ public final class ControlConnection {
     }
 
     private static func unreachable(_ path: String, _ code: Int32) -> CLIError {
-        CLIError(.unreachable, "cannot reach breezed at \(TerminalText.escaped(path)): \(String(cString: strerror(code)))\n"
-            + "hint: is breezed running ('systemctl status breezed')? Another socket: --socket PATH or BREEZE_SOCKET.")
+        CLIError(
+            .unreachable,
+            "cannot reach breezed at \(TerminalText.escaped(path)): \(String(cString: strerror(code)))\n"
+                + "hint: is breezed running ('systemctl status breezed')? Another socket: --socket PATH or BREEZE_SOCKET."
+        )
     }
 
     deinit {
@@ -162,7 +169,9 @@ public final class ControlConnection {
     /// the daemon has closed the connection. Lines it leaves unfinished wait for the next read.
     func receiveAvailable() throws(CLIError) -> [JSONValue]? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) } }
+        let count = retryingOnInterrupt {
+            buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        }
         if count < 0 {
             let code = errno
             if code == EAGAIN || code == EWOULDBLOCK { return [] }

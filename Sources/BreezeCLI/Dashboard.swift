@@ -51,12 +51,21 @@ struct Dashboard {
         return tips.compactMap(\.displayText).map { "  • " + $0 }
     }
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                             "October", "November", "December"]
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October", "November", "December",
+    ]
 
-    /// "(fresh, 4 min old)", "(stale, 2 h old: transport: …)", "(unavailable: …)".
+    /// "(fresh, 4 min old)", "(stale, 2 h old: transport: …)", "(unavailable: …)". Data sent as fresh that is older
+    /// now than it stays fresh (`fresh_for_s`) is shown stale: the wall clock moved on since (a clock set forward, a
+    /// resume from suspend), and breezed fetches it again within half a minute.
     func stateText(_ message: JSONValue) -> String {
-        let state = message["state"]?.displayText ?? "?"
+        var state = message["state"]?.displayText ?? "?"
+        if state == "fresh", let age = ageSeconds(of: message), let freshFor = message["fresh_for_s"]?.numberValue,
+            age > freshFor + 60
+        {
+            state = "stale"
+        }
         var parts = [state]
         if let age = age(of: message) { parts[0] += ", \(age) old" }
         if let reason = message["reason"]?.displayText { parts.append(reason) }
@@ -65,12 +74,17 @@ struct Dashboard {
 
     /// The age from `fetched`, counted now rather than when the daemon sent it.
     func age(of message: JSONValue) -> String? {
-        guard let fetched = message["fetched"]?.displayText, let time = Self.parse(fetched) else { return nil }
-        let seconds = max(0, now - time)
+        guard let seconds = ageSeconds(of: message) else { return nil }
         if seconds < 90 { return "\(Int(seconds)) s" }
         if seconds < 5_400 { return "\(Int((seconds / 60).rounded())) min" }
         if seconds < 172_800 { return "\(Int((seconds / 3_600).rounded())) h" }
         return "\(Int((seconds / 86_400).rounded())) days"
+    }
+
+    /// The seconds since `fetched`, now; zero for a time ahead of this clock (never a negative age).
+    func ageSeconds(of message: JSONValue) -> Double? {
+        guard let fetched = message["fetched"]?.displayText, let time = Self.parse(fetched) else { return nil }
+        return max(0, now - time)
     }
 
     static func parse(_ timestamp: String) -> Double? {

@@ -34,7 +34,9 @@ struct Fleet {
         var changed: [String] = []
         do throws(MQTTError) {
             let session = try MQTTSession(clientID: "breezectl-fleet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-            if let username = broker.username { try session.setCredentials(username: username, password: broker.password) }
+            if let username = broker.username {
+                try session.setCredentials(username: username, password: broker.password)
+            }
             if broker.tls { try session.setTLS(caFile: caFile) }
             session.onMessage = { message in
                 if message.topic == marker {
@@ -69,7 +71,9 @@ struct Fleet {
                 _ = try session.service(wakeFD: -1, timeout: 0.1)
                 if !subscribed, session.connack == 0 {
                     subscribed = true
-                    for name in ["availability", "location", "air"] { try session.subscribe("\(Self.prefix)/+/\(name)") }
+                    for name in ["availability", "location", "air"] {
+                        try session.subscribe("\(Self.prefix)/+/\(name)")
+                    }
                     // The broker sends the retained messages of a subscription before anything published after
                     // it: this message, to ourselves, marks the end of the list.
                     try session.subscribe(marker)
@@ -131,7 +135,8 @@ struct Fleet {
             let age = fixAge(node).map(Self.age) ?? "—"
             let aqi = node.air?["us_aqi"]?.numberValue.map { TerminalText.whole($0) } ?? "—"
             text += Self.row([
-                TerminalText.escaped(node.name), node.availability.map(TerminalText.escaped) ?? "unknown", place, age, aqi,
+                TerminalText.escaped(node.name), node.availability.map(TerminalText.escaped) ?? "unknown", place, age,
+                aqi,
             ])
         }
         return text

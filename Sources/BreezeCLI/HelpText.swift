@@ -13,9 +13,10 @@ enum HelpText {
         """
 
     static var main: String {
-        let subcommands = Subcommand.allCases.map { command in
-            "  " + command.rawValue.padded(toLength: 24) + command.abstract
-        } + ["  " + ShellCompletion.shortUsage.padded(toLength: 24) + ShellCompletion.abstract]
+        let subcommands =
+            Subcommand.allCases.map { command in
+                "  " + command.rawValue.padded(toLength: 24) + command.abstract
+            } + ["  " + ShellCompletion.shortUsage.padded(toLength: 24) + ShellCompletion.abstract]
         let datasets = Subcommand.allCases.compactMap(\.dataset).map(\.rawValue).joined(separator: ", ")
         return """
             OVERVIEW: Query and control breezed, the Breeze location daemon.

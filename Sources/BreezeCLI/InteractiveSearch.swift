@@ -2,7 +2,7 @@ import BreezeProtocol
 import BreezeSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `breezectl search --interactive`: runs a `SearchView` in the terminal. One poll loop waits on the keys, the

@@ -63,15 +63,31 @@ package struct KeyReader {
                 default: break  // other keys (left, right, function keys) do nothing here
                 }
                 index = end + 1
-            case 0x0D, 0x0A: add(.enter); index += 1
-            case 0x7F, 0x08: add(.backspace); index += 1
-            case 0x03, 0x04: add(.interrupt); index += 1
-            case 0x0E: add(.down); index += 1
-            case 0x10: add(.up); index += 1
-            case 0x15: add(.clearLine); index += 1
-            case 0x13: add(.save); index += 1
+            case 0x0D, 0x0A:
+                add(.enter)
+                index += 1
+            case 0x7F, 0x08:
+                add(.backspace)
+                index += 1
+            case 0x03, 0x04:
+                add(.interrupt)
+                index += 1
+            case 0x0E:
+                add(.down)
+                index += 1
+            case 0x10:
+                add(.up)
+                index += 1
+            case 0x15:
+                add(.clearLine)
+                index += 1
+            case 0x13:
+                add(.save)
+                index += 1
             case 0x00..<0x20: index += 1
-            case 0x20..<0x80: add(.text(String(UnicodeScalar(byte)))); index += 1
+            case 0x20..<0x80:
+                add(.text(String(UnicodeScalar(byte))))
+                index += 1
             default:
                 // A byte that cannot start a character, or a start not followed by continuation bytes, is dropped
                 // alone: what follows it is read as it is.

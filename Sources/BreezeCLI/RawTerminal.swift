@@ -1,7 +1,7 @@
 import BreezeSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal in raw mode on the alternate screen, for the interactive search: keys arrive one by one, unechoed,

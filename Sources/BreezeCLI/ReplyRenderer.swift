@@ -69,21 +69,28 @@ struct ReplyRenderer {
         switch subcommand {
         case .where:
             guard let location = snapshot["LOCATION"] else {
-                if json { return jsonLine(snapshot["PERMISSION"] ?? .object([("class", .string("LOCATION")), ("name", .null)])) }
+                if json {
+                    return jsonLine(
+                        snapshot["PERMISSION"] ?? .object([("class", .string("LOCATION")), ("name", .null)]))
+                }
                 return dashboard.location(nil, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n"
             }
             if json { return jsonLine(location) }
             return dashboard.location(location, permission: snapshot["PERMISSION"]).joined(separator: "\n") + "\n"
         case .dataset(let dataset):
             let className = dataset.className
-            if json { return jsonLine(snapshot[className] ?? .object([("class", .string(className)), ("state", .string("loading"))])) }
+            if json {
+                return jsonLine(
+                    snapshot[className] ?? .object([("class", .string(className)), ("state", .string("loading"))]))
+            }
             return dashboard.section(dataset, snapshot[className]).joined(separator: "\n") + "\n"
         default:
             if json {
                 let classes = ["PERMISSION", "LOCATION"] + Dataset.allCases.map(\.className) + ["MQTT"]
                 return classes.compactMap { snapshot[$0].map(jsonLine) }.joined()
             }
-            let sections = [dashboard.location(snapshot["LOCATION"], permission: snapshot["PERMISSION"])]
+            let sections =
+                [dashboard.location(snapshot["LOCATION"], permission: snapshot["PERMISSION"])]
                 + Dataset.allCases.map { dashboard.section($0, snapshot[$0.className]) }
                 + (snapshot["MQTT"].map { [Self.mqttLines($0)] } ?? [])
             return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"

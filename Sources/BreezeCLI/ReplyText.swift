@@ -13,7 +13,9 @@ public enum ReplyText {
         let renderer = ReplyRenderer(
             subcommand: Subcommand(rawValue: command) ?? .status, json: json,
             dashboard: Dashboard(unit: .celsius, color: false), format: format, waybar: waybar, i3bar: i3bar)
-        guard let text = String(validating: line, as: UTF8.self) else { return "breezed sent a line that is not UTF-8 text\n" }
+        guard let text = String(validating: line, as: UTF8.self) else {
+            return "breezed sent a line that is not UTF-8 text\n"
+        }
         let message: JSONValue
         do throws(ProtocolError) {
             message = try JSONValue.parse(text)

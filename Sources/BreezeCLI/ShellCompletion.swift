@@ -57,9 +57,10 @@ enum ShellCompletion {
                 continue
             }
             // "--units <c|f>           Temperature unit …": the names and placeholder, two spaces, the help.
-            let columns = trimmed.firstRange(ofText: "  ").map {
-                [trimmed[..<$0.lowerBound], trimmed[$0.upperBound...]]
-            } ?? [trimmed]
+            let columns =
+                trimmed.firstRange(ofText: "  ").map {
+                    [trimmed[..<$0.lowerBound], trimmed[$0.upperBound...]]
+                } ?? [trimmed]
             var option = Option(names: [], value: nil, help: columns.count > 1 ? columns[1].trimmed : "")
             for spelling in columns[0].split(separator: ",") {
                 let words = spelling.split(separator: " ")
@@ -121,9 +122,9 @@ enum ShellCompletion {
         for option in valued {
             let names = option.names.joined(separator: "|")
             let reply =
-                if option.takesPath { #"COMPREPLY=($(compgen -f -- "$cur"))"# }
-                else if let choices = option.choices { #"COMPREPLY=($(compgen -W "\#(choices.joined(separator: " "))" -- "$cur"))"# }
-                else { "COMPREPLY=()" }
+                if option.takesPath { #"COMPREPLY=($(compgen -f -- "$cur"))"# } else if let choices = option.choices {
+                    #"COMPREPLY=($(compgen -W "\#(choices.joined(separator: " "))" -- "$cur"))"#
+                } else { "COMPREPLY=()" }
             valueCases += "        \(names)) \(reply); return ;;\n"
         }
         var commandCases = ""
@@ -183,9 +184,9 @@ enum ShellCompletion {
         if let placeholder = option.value {
             let name = ShellCompletion.unbracketed(placeholder)
             value =
-                if option.takesPath { ":\(name):_files" }
-                else if let choices = option.choices { ":\(name):(\(choices.joined(separator: " ")))" }
-                else { ":\(name): " }
+                if option.takesPath { ":\(name):_files" } else if let choices = option.choices {
+                    ":\(name):(\(choices.joined(separator: " ")))"
+                } else { ":\(name): " }
         }
         return option.names.map { singleQuoted("\($0)[\(help)]\(value)") }
     }

@@ -2,7 +2,7 @@ import BreezeSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The write end of the pipe signals are written to while a `TerminalSignals` is installed (-1: none). A signal

@@ -50,7 +50,8 @@ enum TerminalText {
             } else if let replacement = asciiSymbols[scalar] {
                 output += replacement
             } else if scalar.properties.isEmojiPresentation || scalar.properties.isEmoji
-                || scalar.value == 0xFE0F || scalar.value == 0x200D {
+                || scalar.value == 0xFE0F || scalar.value == 0x200D
+            {
                 continue
             } else {
                 output.unicodeScalars.append(scalar)

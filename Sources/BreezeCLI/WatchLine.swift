@@ -10,7 +10,8 @@ enum WatchLine {
         case "LOCATION":
             return "\(time) LOCATION \(message["name"]?.displayText ?? "?") (\(message["source"]?.displayText ?? "?"))"
         case "PERMISSION":
-            return "\(time) PERMISSION \(message["state"]?.displayText ?? "?"): \(message["message"]?.displayText ?? "")"
+            return
+                "\(time) PERMISSION \(message["state"]?.displayText ?? "?"): \(message["message"]?.displayText ?? "")"
         default:
             let view = Dataset(className: className).flatMap(DatasetViews.view)
             return "\(time) " + (view?.watchText(message, dashboard) ?? "\(className) \(dashboard.stateText(message))")

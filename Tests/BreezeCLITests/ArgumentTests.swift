@@ -1,4 +1,5 @@
 import BreezeCLI
+import BreezeCore
 import BreezeProtocol
 import Foundation
 import Testing
@@ -78,7 +79,7 @@ import Glibc
     @Test func theVersionIsPrinted() {
         let run = Self.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.output == "breezectl 0.1.0\n")
+        #expect(run.output == "breezectl \(Release.version)\n")
         #expect(run.errors == "")
     }
 

@@ -156,7 +156,9 @@ import Testing
     /// Every token the help lists gives a value once its object is there.
     @Test func everyDocumentedTokenWorks() throws {
         let help = ArgumentTests.run(["help", "watch"]).output
-        let list = try #require(help.components(separatedBy: "--format <text>").last?.components(separatedBy: "An unknown").first)
+        // Taken apart before #require: Swift Testing 6.0 expands a chain of calls in it with a `try` each.
+        let tokens = help.components(separatedBy: "--format <text>").last?.components(separatedBy: "An unknown").first
+        let list = try #require(tokens)
         let documented = list.split(separator: "{").dropFirst().compactMap { $0.split(separator: "}").first.map(String.init) }
             .filter { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
         #expect(documented.count >= 27, "\(documented)")

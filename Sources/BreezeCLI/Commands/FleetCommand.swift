@@ -17,12 +17,20 @@ struct FleetCommand: BreezectlCommand {
             + "--json, one NODE object per line. --timeout is how long to wait for the broker (default: 10); "
             + "exits 69 when it cannot be reached within it.",
         examples: [
-            ("breezectl fleet --mqtt mqtt://broker.lan", "each node's place, the age of its fix, its AQI and whether "
-                + "it is online"),
-            ("breezectl fleet --mqtt mqtts://viewer:secret@broker.lan --ca-file /etc/ssl/certs/broker-ca.pem",
-             "over TLS (port 8883), as a user, checked against the broker's own authority"),
-            ("breezectl --json fleet --mqtt mqtt://broker.lan --watch", "one NODE object per line, then one again "
-                + "for each node that changes"),
+            (
+                "breezectl fleet --mqtt mqtt://broker.lan",
+                "each node's place, the age of its fix, its AQI and whether "
+                    + "it is online"
+            ),
+            (
+                "breezectl fleet --mqtt mqtts://viewer:secret@broker.lan --ca-file /etc/ssl/certs/broker-ca.pem",
+                "over TLS (port 8883), as a user, checked against the broker's own authority"
+            ),
+            (
+                "breezectl --json fleet --mqtt mqtt://broker.lan --watch",
+                "one NODE object per line, then one again "
+                    + "for each node that changes"
+            ),
         ])
 
     var broker: MQTTBroker

@@ -8,8 +8,10 @@ struct RefreshCommand: BreezectlCommand {
         usage: "refresh",
         discussion: "Exits 0 when no dataset failed, 75 naming those that did, 69 when not every dataset answered "
             + "within --timeout.",
-        examples: [("breezectl refresh", "fetch now and print each dataset's answer"),
-                   ("breezectl --timeout 60 refresh", "wait up to a minute")])
+        examples: [
+            ("breezectl refresh", "fetch now and print each dataset's answer"),
+            ("breezectl --timeout 60 refresh", "wait up to a minute"),
+        ])
 
     init(_ context: CommandContext) throws(CLIError) {}
 

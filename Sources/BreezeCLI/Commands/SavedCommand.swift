@@ -1,7 +1,7 @@
-// The standard library's own canonical decomposition (Foundation's needs ICU).
-@_spi(_Unicode) import Swift
 import BreezeCore
 import BreezeProtocol
+// The standard library's own canonical decomposition (Foundation's needs ICU).
+@_spi(_Unicode) import Swift
 
 /// `breezectl saved`: the saved cities, listed, added to or removed from.
 struct SavedCommand: BreezectlCommand {
@@ -12,8 +12,11 @@ struct SavedCommand: BreezectlCommand {
         arguments: [
             ("list", "The saved cities, with their ids (what saved alone does)."),
             ("add <id-or-query>", "Save a city: a GeoNames id, or a name (its best match)."),
-            ("remove <id-or-name>", "Remove a saved city: its id, or its name as saved (\"Zurich\" or "
-                + "\"Zurich, Switzerland\", in any case, with or without accents)."),
+            (
+                "remove <id-or-name>",
+                "Remove a saved city: its id, or its name as saved (\"Zurich\" or "
+                    + "\"Zurich, Switzerland\", in any case, with or without accents)."
+            ),
         ],
         examples: [
             ("breezectl saved add Oslo", "save the best match for \"Oslo\""),
@@ -81,8 +84,10 @@ struct SavedCommand: BreezectlCommand {
         }
         guard ids.count == 1 else {
             let listed = zip(matches, ids).map { "\($0["name"]?.displayText ?? "?") (\($1))" }
-            throw CLIError(.usage, "several saved cities are called \"\(TerminalText.escaped(name))\": "
-                + listed.joined(separator: ", ") + "; give the id")
+            throw CLIError(
+                .usage,
+                "several saved cities are called \"\(TerminalText.escaped(name))\": "
+                    + listed.joined(separator: ", ") + "; give the id")
         }
         return ids[0]
     }

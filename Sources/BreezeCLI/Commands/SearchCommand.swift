@@ -1,7 +1,7 @@
 import BreezeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `breezectl search`: cities by name, once for a query, or live in a full-screen view (`--interactive`, and
@@ -11,8 +11,13 @@ struct SearchCommand: BreezectlCommand {
         abstract: "Search cities by name (at least 2 characters).",
         usage: "search <query>",
         arity: 0...1,
-        arguments: [("<query>", "The start of a city's name, in any case, with or without accents (\"zur\", "
-            + "\"munchen\"); at least 2 characters. Left out on a terminal: the interactive view.")],
+        arguments: [
+            (
+                "<query>",
+                "The start of a city's name, in any case, with or without accents (\"zur\", "
+                    + "\"munchen\"); at least 2 characters. Left out on a terminal: the interactive view."
+            )
+        ],
         options: """
               --interactive           A full-screen search: popular and saved cities, then live results as you
                                       type (offline at once, online merged as they arrive). Up/Down or Ctrl-N/
@@ -31,7 +36,8 @@ struct SearchCommand: BreezectlCommand {
 
     init(_ context: CommandContext) throws(CLIError) {
         let arguments = context.arguments
-        let interactive = arguments.interactive
+        let interactive =
+            arguments.interactive
             || (arguments.positional.isEmpty && !arguments.json && context.isTerminal && isatty(0) == 1)
         if interactive {
             guard !arguments.json else { throw CLIError(.usage, "search --interactive is a view: not with --json") }

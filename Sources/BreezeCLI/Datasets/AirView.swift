@@ -23,13 +23,15 @@ enum AirView: DatasetView {
         let emoji = message["emoji"]?.displayText ?? ""
         let colour = message["color"]?.displayText
         let summary = message["summary"]?.displayText ?? ""
-        lines.append("  " + dashboard.paint("AQI \(TerminalText.whole(aqi)) \(emoji) \(label)", hex: colour)
-            + dashboard.dim(" — \(summary)"))
+        lines.append(
+            "  " + dashboard.paint("AQI \(TerminalText.whole(aqi)) \(emoji) \(label)", hex: colour)
+                + dashboard.dim(" — \(summary)"))
         lines += dashboard.tips(message)
         if case .array(let pollutants)? = message["pollutants"] {
             for pollutant in pollutants {
                 let symbol = (pollutant["symbol"]?.displayText ?? "").padded(toLength: 6)
-                let value = pollutant["value"]?.numberValue.map { printfFormat("%7.1f µg/m³", $0) }
+                let value =
+                    pollutant["value"]?.numberValue.map { printfFormat("%7.1f µg/m³", $0) }
                     ?? "      — µg/m³"
                 let status = pollutant["status"]?.displayText ?? "no value"
                 lines.append("  \(symbol)\(value)  \(dashboard.statusWord(status))")

@@ -32,7 +32,8 @@ enum ClimateView: DatasetView {
             lines.append("  \(TerminalText.whole(year))  \(bar)  \(temperature)")
         }
         if let change = message["change_c"]?.numberValue, let first = points.first?["year"]?.numberValue {
-            let text = change.isFinite && abs(change) <= TerminalText.maximumTemperature
+            let text =
+                change.isFinite && abs(change) <= TerminalText.maximumTemperature
                 ? Temperature(celsius: change).formattedChange(since: Temperature(celsius: 0), in: dashboard.unit) : "?"
             lines.append("  Change since \(TerminalText.whole(first)): \(text)")
         }

@@ -8,8 +8,10 @@ enum WeatherView: DatasetView {
     static let help = CommandHelp(
         abstract: "Show the weather now and the forecast for 7 days.",
         usage: "weather",
-        examples: [("breezectl weather", "the temperature and condition now, and 7 days"),
-                   ("breezectl --units c weather", "in Celsius")])
+        examples: [
+            ("breezectl weather", "the temperature and condition now, and 7 days"),
+            ("breezectl --units c weather", "in Celsius"),
+        ])
 
     static func section(_ message: JSONValue?, _ dashboard: Dashboard) -> [String] {
         guard let message else { return ["Weather: no data yet"] }
