@@ -9,7 +9,8 @@
 # The binaries link the Swift runtime statically (--static-swift-stdlib): they need only Debian's libraries, not
 # a Swift toolchain, and carry no RUNPATH (--disable-local-rpath). breezectl is a static executable altogether
 # (Package.swift): it loads libmosquitto with dlopen for `fleet` alone. They are built in a scratch path of their
-# own, .build/static, beside the test build.
+# own, .build/static, beside the test build. Where the toolchain cannot link those ways, the build says so and links
+# the ordinary way (below).
 #
 # libstdc++, which the Swift runtime needs, is linked in statically too: the linker takes the part the runtime
 # uses (a few hundred KiB) instead of mapping and relocating the whole shared library at each start (about 1 MiB
@@ -33,6 +34,10 @@ fishcompletiondir ?= $(PREFIX)/share/fish/vendor_completions.d
 confdir ?= $(SYSCONFDIR)/breezed
 
 SWIFT ?= swift
+SWIFTC ?= swiftc
+# The toolchain's clang, beside swiftc's real path: Debian's swiftlang puts only swift and swiftc on the PATH and keeps
+# its clang in /usr/libexec/swift/bin. A clang on the PATH where none is there.
+CLANG ?= $(shell c="$$(dirname "$$(readlink -f "$$(command -v $(SWIFTC))")")/clang"; [ -x "$$c" ] && echo "$$c" || echo clang)
 JOBS ?= 2
 SCRATCH ?= .build/static
 BUILT = $(SCRATCH)/release
@@ -42,7 +47,9 @@ SWIFTFLAGS = -c release --static-swift-stdlib --disable-local-rpath --scratch-pa
 COMPLETIONS = $(SCRATCH)/completions
 
 # The files that name installed paths, with /usr/local/ replaced by the prefix's.
-SUBSTITUTE = sed -e 's|/usr/local/|$(PREFIX)/|g'
+# The man pages' headers carry the version, read from the one place it is written.
+VERSION := $(shell scripts/version)
+SUBSTITUTE = sed -e 's|/usr/local/|$(PREFIX)/|g' -e 's|@VERSION@|$(VERSION)|g'
 
 DOCS = README.md docs/PROTOCOL.md docs/DATA-LICENCES.md docs/subscribe.py
 
@@ -50,14 +57,26 @@ DOCS = README.md docs/PROTOCOL.md docs/DATA-LICENCES.md docs/subscribe.py
 
 all: build
 
+# What the toolchain can link is tried on a one-line program first: lld (breezed, with packed relocations) and a
+# static executable (breezectl) where it can, the ordinary link where it cannot (Debian's own swiftlang has no
+# static archives for a static executable); Package.swift reads the answer from BREEZE_LINK, and the build says
+# what it left out.
+PROBE = $(SCRATCH)/probe
+
 build:
-	@archive=$$(clang -print-file-name=libstdc++.a); \
+	@archive=$$($(CLANG) -print-file-name=libstdc++.a); \
 	if [ ! -f "$$archive" ]; then \
-		echo "make: clang (the Swift toolchain's) found no libstdc++.a: install Debian's libstdc++-12-dev" >&2; exit 1; \
+		echo "make: clang (the Swift toolchain's) found no libstdc++.a: install Debian's g++ (it brings libstdc++-N-dev)" >&2; exit 1; \
 	fi; \
 	mkdir -p $(STATIC_CXX) && ln -sfn "$$archive" $(STATIC_CXX)/libstdc++.a
-	$(SWIFT) build $(SWIFTFLAGS) --product breezed
-	$(SWIFT) build $(SWIFTFLAGS) --product breezectl
+	@mkdir -p $(PROBE) && echo 'print(1)' > $(PROBE)/main.swift; link=; \
+	if $(SWIFTC) -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs $(PROBE)/main.swift -o $(PROBE)/lld \
+		>/dev/null 2>&1; then link=lld; else echo "make: this toolchain cannot link with lld: breezed is linked the ordinary way"; fi; \
+	if $(SWIFTC) -static-executable $(PROBE)/main.swift -o $(PROBE)/static >/dev/null 2>&1; then link=$$link,static; \
+	else echo "make: this toolchain cannot link a static executable: breezectl is linked dynamically"; fi; \
+	echo "$$link" > $(SCRATCH)/link
+	BREEZE_LINK=$$(cat $(SCRATCH)/link) $(SWIFT) build $(SWIFTFLAGS) --product breezed
+	BREEZE_LINK=$$(cat $(SCRATCH)/link) $(SWIFT) build $(SWIFTFLAGS) --product breezectl
 	mkdir -p $(COMPLETIONS)
 	$(BUILT)/breezectl completion bash > $(COMPLETIONS)/breezectl.bash
 	$(BUILT)/breezectl completion zsh > $(COMPLETIONS)/_breezectl

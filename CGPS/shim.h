@@ -13,10 +13,13 @@
 #include <errno.h>
 
 /* The soname loaded: the one built beside the gps.h compiled against (gps_data_t's layout is part of the ABI).
- * Another libgps can be named with -Xcc -DCGPS_LIBRARY='"libgps.so.N"'. */
+ * Package.swift names it from the installed libgps.so (-DCGPS_LIBRARY); where it finds none, the sonames of the
+ * gpsd versions tried: 3.22 (Debian 12) and 3.25 (Debian 13). */
 #ifndef CGPS_LIBRARY
 #if GPSD_API_MAJOR_VERSION == 11
 #define CGPS_LIBRARY "libgps.so.28"
+#elif GPSD_API_MAJOR_VERSION == 14
+#define CGPS_LIBRARY "libgps.so.30"
 #else
 #error "CGPS: unknown libgps soname for this gps.h; name it with -Xcc -DCGPS_LIBRARY='\"libgps.so.N\"'"
 #endif

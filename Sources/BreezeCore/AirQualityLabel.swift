@@ -88,33 +88,45 @@ public enum AirQualityLabel: String, CaseIterable, Sendable, Codable {
             ["It's a great day to be active outside."]
         case .moderate:
             // Document, Moderate; the Guide adds the second sentence.
-            ["Unusually sensitive people should consider reducing prolonged or heavy exertion outdoors.",
-             "Everyone else: it's a good day to be active outside."]
+            [
+                "Unusually sensitive people should consider reducing prolonged or heavy exertion outdoors.",
+                "Everyone else: it's a good day to be active outside.",
+            ]
         case .slightlyHigh:
             // Document, Moderate; the Guide adds the symptoms to watch for.
-            ["Unusually sensitive people should consider reducing prolonged or heavy exertion outdoors.",
-             "Watch for coughing or shortness of breath: they are signs to take it easier."]
+            [
+                "Unusually sensitive people should consider reducing prolonged or heavy exertion outdoors.",
+                "Watch for coughing or shortness of breath: they are signs to take it easier.",
+            ]
         case .unhealthyForSensitiveGroups:
             // Document, USG; who is sensitive as the Guides for particles and ozone list them; the Guide adds
             // the rest.
-            ["People with heart or lung disease, older adults, children, teenagers and people active outdoors "
-                + "should reduce prolonged or heavy exertion outdoors.",
-             "They can still be active outside: take more breaks and do less intense activities.",
-             "People with asthma should follow their asthma action plans and keep quick-relief medicine handy."]
+            [
+                "People with heart or lung disease, older adults, children, teenagers and people active outdoors "
+                    + "should reduce prolonged or heavy exertion outdoors.",
+                "They can still be active outside: take more breaks and do less intense activities.",
+                "People with asthma should follow their asthma action plans and keep quick-relief medicine handy.",
+            ]
         case .unhealthy:
             // Document, Unhealthy; the Guide adds the second and third sentences.
-            ["Sensitive groups should avoid prolonged or heavy exertion outdoors; everyone else should reduce it.",
-             "Sensitive groups: consider moving activities indoors or rescheduling them.",
-             "Everyone else: take more breaks during outdoor activities."]
+            [
+                "Sensitive groups should avoid prolonged or heavy exertion outdoors; everyone else should reduce it.",
+                "Sensitive groups: consider moving activities indoors or rescheduling them.",
+                "Everyone else: take more breaks during outdoor activities.",
+            ]
         case .veryUnhealthy:
             // Document, Very Unhealthy (particles); the Guide adds the second sentence.
-            ["Sensitive groups should avoid all physical activity outdoors; everyone else should avoid prolonged "
-                + "or heavy exertion.",
-             "Consider moving activities indoors or rescheduling them to a time when air quality is better."]
+            [
+                "Sensitive groups should avoid all physical activity outdoors; everyone else should avoid prolonged "
+                    + "or heavy exertion.",
+                "Consider moving activities indoors or rescheduling them to a time when air quality is better.",
+            ]
         case .hazardous:
             // Document and Guide, Hazardous.
-            ["Everyone should avoid all physical activity outdoors.",
-             "Sensitive groups should remain indoors and keep activity levels low."]
+            [
+                "Everyone should avoid all physical activity outdoors.",
+                "Sensitive groups should remain indoors and keep activity levels low.",
+            ]
         }
     }
 

@@ -116,13 +116,16 @@ public struct LocationPermissionMachine: Hashable, Sendable {
     }
 
     static func noFixReason(source: LocationSourceKind, seconds: Int, hadFix: Bool) -> PermissionReason {
-        let message = hadFix
+        let message =
+            hadFix
             ? "\(source.title) lost its fix \(seconds) s ago; the selected city is used meanwhile"
             : "\(source.title) has no location yet after \(seconds) s; the selected city is used meanwhile"
-        let hint: String = switch source {
-        case .gpsd: "give the GPS receiver a clear view of the sky; 'gpsmon' shows what it sees"
-        case .geoclue: "GeoClue has no source with a position: check its Wi-Fi or NMEA sources in /etc/geoclue/geoclue.conf"
-        }
+        let hint: String =
+            switch source {
+            case .gpsd: "give the GPS receiver a clear view of the sky; 'gpsmon' shows what it sees"
+            case .geoclue:
+                "GeoClue has no source with a position: check its Wi-Fi or NMEA sources in /etc/geoclue/geoclue.conf"
+            }
         return PermissionReason(code: .noFix, message: message, hint: hint)
     }
 }

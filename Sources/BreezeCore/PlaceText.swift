@@ -37,10 +37,12 @@ extension Place {
             try country.withUTF8 { country in
                 try countryCode.withUTF8 { countryCode in
                     func text(admin1: UnsafeRawBufferPointer?) throws -> Result {
-                        try body(PlaceText(
-                            id: id, name: UnsafeRawBufferPointer(name), admin1: admin1,
-                            country: UnsafeRawBufferPointer(country), countryCode: UnsafeRawBufferPointer(countryCode),
-                            population: population, coordinate: coordinate))
+                        try body(
+                            PlaceText(
+                                id: id, name: UnsafeRawBufferPointer(name), admin1: admin1,
+                                country: UnsafeRawBufferPointer(country),
+                                countryCode: UnsafeRawBufferPointer(countryCode),
+                                population: population, coordinate: coordinate))
                     }
                     guard var admin1 else { return try text(admin1: nil) }
                     return try admin1.withUTF8 { try text(admin1: UnsafeRawBufferPointer($0)) }

@@ -39,18 +39,24 @@ public enum PollenLevel: Int, CaseIterable, Sendable, Codable, Comparable {
         case .low:
             ["With hay fever, shower and change your clothes after you have been outside."]
         case .moderate:
-            ["With hay fever, keep windows and doors shut as much as possible.",
-             "Shower and change your clothes after you have been outside."]
+            [
+                "With hay fever, keep windows and doors shut as much as possible.",
+                "Shower and change your clothes after you have been outside.",
+            ]
         case .high:
-            ["With hay fever, stay indoors when you can and keep windows and doors shut.",
-             "Outside, wear wraparound sunglasses and put petroleum jelly around your nostrils to trap pollen.",
-             "Shower and change your clothes after you have been outside.",
-             "A pharmacist can suggest treatments, such as antihistamine tablets, drops or nasal sprays."]
+            [
+                "With hay fever, stay indoors when you can and keep windows and doors shut.",
+                "Outside, wear wraparound sunglasses and put petroleum jelly around your nostrils to trap pollen.",
+                "Shower and change your clothes after you have been outside.",
+                "A pharmacist can suggest treatments, such as antihistamine tablets, drops or nasal sprays.",
+            ]
         case .veryHigh:
-            ["With hay fever, stay indoors whenever possible and keep windows and doors shut.",
-             "Do not cut or walk on grass, and do not dry clothes outside.",
-             "Outside, wear wraparound sunglasses and put petroleum jelly around your nostrils to trap pollen.",
-             "A pharmacist can suggest treatments, such as antihistamine tablets, drops or nasal sprays."]
+            [
+                "With hay fever, stay indoors whenever possible and keep windows and doors shut.",
+                "Do not cut or walk on grass, and do not dry clothes outside.",
+                "Outside, wear wraparound sunglasses and put petroleum jelly around your nostrils to trap pollen.",
+                "A pharmacist can suggest treatments, such as antihistamine tablets, drops or nasal sprays.",
+            ]
         }
     }
 

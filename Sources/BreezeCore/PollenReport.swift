@@ -60,7 +60,8 @@ extension PollenReport: Plausible {
         try PlausibleRange.check(count: entries.count, atMost: PlausibleRange.pollenEntries, field: "entries")
         for entry in entries {
             if let grains = entry.grains {
-                try PlausibleRange.check(grains, in: PlausibleRange.pollenGrains, field: "\(entry.code.lowercased())_pollen")
+                try PlausibleRange.check(
+                    grains, in: PlausibleRange.pollenGrains, field: "\(entry.code.lowercased())_pollen")
             }
         }
     }

@@ -12,7 +12,8 @@ public struct WeatherCode: Hashable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer().decode(Int.self)
         guard let code = WeatherCode(rawValue: value) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "weather code \(value)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "weather code \(value)"))
         }
         self = code
     }

@@ -68,12 +68,18 @@ extension WeatherReport: Plausible {
         if let humidity = current.humidity {
             try PlausibleRange.check(humidity, in: PlausibleRange.percent, field: "relative_humidity_2m")
         }
-        if let wind = current.windSpeed { try PlausibleRange.check(wind, in: PlausibleRange.windSpeed, field: "wind_speed_10m") }
+        if let wind = current.windSpeed {
+            try PlausibleRange.check(wind, in: PlausibleRange.windSpeed, field: "wind_speed_10m")
+        }
         try PlausibleRange.check(count: days.count, atMost: PlausibleRange.forecastDays, field: "daily")
         for day in days {
             try PlausibleRange.check(count: day.date.utf8.count, atMost: 10, field: "daily.time")
-            if let high = day.high { try PlausibleRange.check(high.celsius, in: PlausibleRange.celsius, field: "temperature_2m_max") }
-            if let low = day.low { try PlausibleRange.check(low.celsius, in: PlausibleRange.celsius, field: "temperature_2m_min") }
+            if let high = day.high {
+                try PlausibleRange.check(high.celsius, in: PlausibleRange.celsius, field: "temperature_2m_max")
+            }
+            if let low = day.low {
+                try PlausibleRange.check(low.celsius, in: PlausibleRange.celsius, field: "temperature_2m_min")
+            }
             if let chance = day.precipitationProbability {
                 try PlausibleRange.check(chance, in: PlausibleRange.percent, field: "precipitation_probability_max")
             }

@@ -1,7 +1,7 @@
 public import BreezeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns gpsd's report lines into source events: usable fixes once each (gpsd sends one TPV per NMEA sentence of an
@@ -34,7 +34,8 @@ public struct FixFilter: Sendable {
     }
 
     /// The event for one report line (without its newline), or nil when it changes nothing.
-    public mutating func event(forLine line: some Collection<UInt8>, source: LocationSourceKind) -> LocationSourceEvent? {
+    public mutating func event(forLine line: some Collection<UInt8>, source: LocationSourceKind) -> LocationSourceEvent?
+    {
         let report: GPSDReport
         do {
             report = try GPSDReport.parse(line)
@@ -57,8 +58,9 @@ public struct FixFilter: Sendable {
             switch epoch(of: position) {
             case .known: return nil
             case .wentBack(let seconds):
-                return reject("the receiver's time went back \(seconds) s: its fixes are ignored until the time "
-                    + "moves forward again")
+                return reject(
+                    "the receiver's time went back \(seconds) s: its fixes are ignored until the time "
+                        + "moves forward again")
             case .new: break
             }
             reportedNoFix = false
@@ -66,11 +68,12 @@ public struct FixFilter: Sendable {
             lastPosition = position.coordinate
             var wall = timespec()
             clock_gettime(CLOCK_REALTIME, &wall)
-            return .fix(LocationFix(
-                coordinate: position.coordinate, mode: position.mode, altitude: position.altitude,
-                horizontalAccuracy: position.horizontalError, speed: position.speed, track: position.track,
-                receiverTime: position.time?.secondsSince1970, receivedAt: .now,
-                receivedWallTime: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9, source: source))
+            return .fix(
+                LocationFix(
+                    coordinate: position.coordinate, mode: position.mode, altitude: position.altitude,
+                    horizontalAccuracy: position.horizontalError, speed: position.speed, track: position.track,
+                    receiverTime: position.time?.secondsSince1970, receivedAt: .now,
+                    receivedWallTime: Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9, source: source))
         }
     }
 

@@ -1,8 +1,8 @@
-internal import CGPS
 import BreezeSystem
+internal import CGPS
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One connection to gpsd through libgps. Used by one thread only; closes exactly once.
@@ -42,14 +42,17 @@ final class GPSDConnection {
         let cause = LibGPSError(code: code)
         switch code {
         case CGPS_NOHOST:
-            return GPSDError(.hostNotFound, "cannot resolve gpsd's host \"\(address.host)\": \(cause.message)", cause: cause)
+            return GPSDError(
+                .hostNotFound, "cannot resolve gpsd's host \"\(address.host)\": \(cause.message)", cause: cause)
         case CGPS_NOSERVICE:
-            return GPSDError(.badAddress, "gpsd's port \"\(address.port)\" is not a port: \(cause.message)", cause: cause)
+            return GPSDError(
+                .badAddress, "gpsd's port \"\(address.port)\" is not a port: \(cause.message)", cause: cause)
         case CGPS_NOCONNECT:
             return GPSDError(
                 .unreachable, "nothing accepts connections at \(address): \(cause.message)", cause: cause)
         default:
-            return GPSDError(.badAddress, "cannot make a connection to gpsd at \(address): \(cause.message)", cause: cause)
+            return GPSDError(
+                .badAddress, "cannot make a connection to gpsd at \(address): \(cause.message)", cause: cause)
         }
     }
 
@@ -61,10 +64,13 @@ final class GPSDConnection {
         while sent < request.count {
             do throws(SystemCallError) {
                 sent += try syscall("send") {
-                    request[sent...].withUnsafeBytes { send(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    request[sent...].withUnsafeBytes {
+                        send(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    }
                 }
             } catch {
-                throw GPSDError(.lost, "gpsd at \(address) did not take the watch request: \(error.reason)", cause: error)
+                throw GPSDError(
+                    .lost, "gpsd at \(address) did not take the watch request: \(error.reason)", cause: error)
             }
         }
     }

@@ -120,7 +120,8 @@ enum GPSDJSON: Equatable, Sendable {
         /// A member's name, its opening quote next. One without escapes, as gpsd writes them all, is told from its
         /// bytes when it is a known name; any other is read as a string.
         private mutating func key() -> GPSDKey? {
-            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            let quote = UInt8(ascii: "\"")
+            let backslash = UInt8(ascii: "\\")
             var end = index + 1
             while end < bytes.count, bytes[end] != quote, bytes[end] != backslash, bytes[end] >= 0x20 { end += 1 }
             if end < bytes.count, bytes[end] == quote {
@@ -141,7 +142,8 @@ enum GPSDJSON: Equatable, Sendable {
         private mutating func string() -> String? {
             index += 1
             // Most strings (every key, gpsd's class names and times) hold no escape: read in one piece.
-            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            let quote = UInt8(ascii: "\"")
+            let backslash = UInt8(ascii: "\\")
             var end = index
             while end < bytes.count, bytes[end] != quote, bytes[end] != backslash, bytes[end] >= 0x20 { end += 1 }
             if end < bytes.count, bytes[end] == quote {

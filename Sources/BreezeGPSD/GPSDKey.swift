@@ -13,7 +13,9 @@ enum GPSDKey: Equatable, Sendable {
         case `class`, device, mode, time, ept, lat, lon, altHAE, altMSL, alt, epx, epy, epv, track, magtrack, magvar
         case speed, climb, eps, epc, geoidSep, eph, sep, status, leapseconds, ecefx, ecefy, ecefz, ecefpAcc, ecefvx
         case ecefvy, ecefvz, ecefvAcc, velN, velE, velD, epd, dgpsAge, dgpsSta
-        case satellites, PRN, el, az, ss, used, gnssid, svid, sigid, freqid, health, xdop, ydop, vdop, tdop, hdop
+        case satellites
+        case prn = "PRN"
+        case el, az, ss, used, gnssid, svid, sigid, freqid, health, xdop, ydop, vdop, tdop, hdop
         case gdop, pdop, nSat, uSat
 
         /// Where the name is in `allCases`: below 64, so that a word holds a bit for each. A case without a payload

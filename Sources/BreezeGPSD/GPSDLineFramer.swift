@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Splits gpsd's byte stream into report lines, with a bound on a line's length.

@@ -53,12 +53,13 @@ enum GPSDReport: Equatable, Sendable {
             altitude = try number(report, .altMSL, in: altitudeRange)
             if altitude == nil { altitude = try number(report, .alt, in: altitudeRange) }
         }
-        return .position(GPSDPosition(
-            coordinate: Coordinate(latitude: latitude, longitude: longitude), mode: mode, time: time,
-            altitude: altitude,
-            horizontalError: try number(report, .eph, in: 0...Double.greatestFiniteMagnitude),
-            speed: try number(report, .speed, in: 0...Double.greatestFiniteMagnitude),
-            track: try number(report, .track, in: 0..<360)))
+        return .position(
+            GPSDPosition(
+                coordinate: Coordinate(latitude: latitude, longitude: longitude), mode: mode, time: time,
+                altitude: altitude,
+                horizontalError: try number(report, .eph, in: 0...Double.greatestFiniteMagnitude),
+                speed: try number(report, .speed, in: 0...Double.greatestFiniteMagnitude),
+                track: try number(report, .track, in: 0..<360)))
     }
 
     private static func integer(_ report: GPSDObject, _ name: GPSDKey.Name) throws(GPSDReportError) -> Int {
@@ -66,7 +67,9 @@ enum GPSDReport: Equatable, Sendable {
         guard case .number(let value)? = report[name] else {
             throw GPSDReportError(field: field, report[name] == nil ? "missing" : "not a number")
         }
-        guard let integer = Int(exactly: value) else { throw GPSDReportError(field: field, "\(value) is not an integer") }
+        guard let integer = Int(exactly: value) else {
+            throw GPSDReportError(field: field, "\(value) is not an integer")
+        }
         return integer
     }
 
@@ -90,7 +93,8 @@ enum GPSDReport: Equatable, Sendable {
     static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars.prefix(40) {
-            result += (0x20..<0x7F).contains(scalar.value) && scalar != "\\" ? String(scalar) : scalar.escaped(asASCII: true)
+            result +=
+                (0x20..<0x7F).contains(scalar.value) && scalar != "\\" ? String(scalar) : scalar.escaped(asASCII: true)
         }
         return result
     }

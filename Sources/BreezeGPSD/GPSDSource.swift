@@ -4,7 +4,7 @@ import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Positions from gpsd, read through libgps on a dedicated thread that waits on gpsd's descriptor (never a
@@ -133,8 +133,10 @@ public final class GPSDSource: LocationSource {
         do {
             first = try connection.readAvailable()
         } catch {
-            throw GPSDError(.refused, "gpsd at \(address) closed the connection at once: it may be restarting or "
-                + "serving its maximum number of clients")
+            throw GPSDError(
+                .refused,
+                "gpsd at \(address) closed the connection at once: it may be restarting or "
+                    + "serving its maximum number of clients")
         }
         backoff.reset()
         filter.reset()
@@ -157,10 +159,12 @@ public final class GPSDSource: LocationSource {
     ) {
         for line in lines {
             guard let event = filter.event(forLine: line, source: kind) else { continue }
-            if throttle.interval > .zero, state.withLock({ state in
-                defer { state.passNextFix = false }
-                return state.passNextFix
-            }) {
+            if throttle.interval > .zero,
+                state.withLock({ state in
+                    defer { state.passNextFix = false }
+                    return state.passNextFix
+                })
+            {
                 throttle.reset()
             }
             if throttle.passes(event) { events.yield(event) }
@@ -178,7 +182,8 @@ public final class GPSDSource: LocationSource {
                 code: .notRunning, message: error.message,
                 hint: "check gpsd.address in breezed.conf, and that the name resolves ('getent hosts \(address.host)')")
         case .badAddress:
-            PermissionReason(code: .notRunning, message: error.message, hint: "set gpsd.address in breezed.conf to HOST:PORT")
+            PermissionReason(
+                code: .notRunning, message: error.message, hint: "set gpsd.address in breezed.conf to HOST:PORT")
         case .system:
             PermissionReason(code: .notRunning, message: error.message, hint: "breezed tries again; its log says more")
         case .refused:

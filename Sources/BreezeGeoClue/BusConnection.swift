@@ -1,10 +1,10 @@
-internal import CDBus
 import BreezeSystem
+internal import CDBus
 import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private connection to the system bus (honouring `DBUS_SYSTEM_BUS_ADDRESS`), driven by a thread of its own.
@@ -48,7 +48,9 @@ public final class BusConnection: Sendable {
     /// The system bus: `DBUS_SYSTEM_BUS_ADDRESS`, read at each connect (libdbus's own lookup reads it once per
     /// process), else the standard socket.
     public static var systemBusAddress: String {
-        if let address = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"], !address.isEmpty { return address }
+        if let address = ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"], !address.isEmpty {
+            return address
+        }
         return "unix:path=/run/dbus/system_bus_socket"
     }
 
@@ -140,7 +142,8 @@ public final class BusConnection: Sendable {
         _ destination: String, _ path: String, _ interface: String, _ name: String, _ value: DBusValue, timeout: Double
     ) async throws(BusError) {
         _ = try await call(
-            destination, path, "org.freedesktop.DBus.Properties", "Set", [.string(interface), .string(name), .variant(value)],
+            destination, path, "org.freedesktop.DBus.Properties", "Set",
+            [.string(interface), .string(name), .variant(value)],
             timeout: timeout)
     }
 
@@ -231,7 +234,7 @@ private final class BusLoop {
         var reason = "the bus connection is closed"
         while true {
             let (jobs, stopped) = owner.takeJobs()
-            jobs.forEach { $0(self) }
+            for job in jobs { job(self) }
             if stopped { break }
             _ = dbus.pointee.connection_read_write(raw, 0)
             while let message = dbus.pointee.connection_pop_message(raw) {
@@ -250,12 +253,19 @@ private final class BusLoop {
             var timeout: Int32 = -1
             if let next = pending.values.map(\.deadline).min() {
                 let wait = now.duration(to: next)
-                timeout = Int32(max(0, min(60_000, wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)))
+                timeout = Int32(
+                    max(
+                        0,
+                        min(
+                            60_000,
+                            wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)))
             }
             var events = Int16(POLLIN)
             if dbus.pointee.connection_has_messages_to_send(raw) != 0 { events |= Int16(POLLOUT) }
-            var fds = [pollfd(fd: owner.wakeupDescriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: fd, events: events, revents: 0)]
+            var fds = [
+                pollfd(fd: owner.wakeupDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: fd, events: events, revents: 0),
+            ]
             _ = poll(&fds, 2, timeout)
             if fds[0].revents != 0 { owner.drainWakeups() }
         }
@@ -263,7 +273,7 @@ private final class BusLoop {
         for (_, call) in pending { call.continuation.resume(returning: .failure(.disconnected(reason))) }
         pending = [:]
         // Anything queued after the stop is refused by `enqueue`; run what slipped in before it.
-        owner.takeJobs().jobs.forEach { $0(self) }
+        for job in owner.takeJobs().jobs { job(self) }
         for (_, call) in pending { call.continuation.resume(returning: .failure(.disconnected(reason))) }
         pending = [:]
         dbus.pointee.connection_close(raw)
@@ -322,8 +332,10 @@ private final class BusLoop {
             owner.signalHandler?(incoming(message))
         case CDBus_MESSAGE_TYPE_METHOD_CALL():
             let call = incoming(message)
-            let result = owner.handler(for: call.path)?(call)
-                ?? .failure(BusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no object at \(call.path)"))
+            let result =
+                owner.handler(for: call.path)?(call)
+                ?? .failure(
+                    BusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no object at \(call.path)"))
             guard dbus.pointee.message_get_no_reply(message) == 0 else { return }
             let reply: OpaquePointer?
             switch result {

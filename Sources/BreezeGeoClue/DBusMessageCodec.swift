@@ -51,7 +51,8 @@ struct DBusMessageCodec {
         _ type: Int32, _ signature: String?, _ iterator: inout DBusMessageIter, _ body: (inout DBusMessageIter) -> Bool
     ) -> Bool {
         var sub = DBusMessageIter()
-        let opened = signature.map { dbus.pointee.message_iter_open_container(&iterator, type, $0, &sub) }
+        let opened =
+            signature.map { dbus.pointee.message_iter_open_container(&iterator, type, $0, &sub) }
             ?? dbus.pointee.message_iter_open_container(&iterator, type, nil, &sub)
         guard opened != 0 else { return false }
         guard body(&sub) else {
@@ -94,10 +95,11 @@ struct DBusMessageCodec {
             dbus.pointee.message_iter_recurse(&iterator, &sub)
             return value(&sub).map { .variant($0) }
         case CDBus_TYPE_ARRAY():
-            let signature = dbus.pointee.message_iter_get_signature(&iterator).map { pointer in
-                defer { dbus.pointee.free(pointer) }
-                return String(String(cString: pointer).dropFirst())
-            } ?? ""
+            let signature =
+                dbus.pointee.message_iter_get_signature(&iterator).map { pointer in
+                    defer { dbus.pointee.free(pointer) }
+                    return String(String(cString: pointer).dropFirst())
+                } ?? ""
             var sub = DBusMessageIter()
             dbus.pointee.message_iter_recurse(&iterator, &sub)
             return .array(signature: signature, values(&sub))

@@ -15,7 +15,8 @@ struct GeoClueSession {
     private var configuration: GeoClueSource.Configuration { source.configuration }
     private typealias Reason = PermissionReason
 
-    static let whitelistHint = "add breezed to the agent whitelist in /etc/geoclue/geoclue.conf "
+    static let whitelistHint =
+        "add breezed to the agent whitelist in /etc/geoclue/geoclue.conf "
         + "([agent] whitelist=…;breezed), then restart geoclue; or set [geoclue] agent=false in breezed.conf"
 
     /// Signals waiting to be handled. Any program on the bus can send this connection signals; only the newest
@@ -27,9 +28,11 @@ struct GeoClueSession {
         do {
             bus = try await BusConnection.system(address: configuration.busAddress)
         } catch {
-            continuation.yield(.lost(Reason(
-                code: .notRunning, message: "cannot reach GeoClue: \(error.message)",
-                hint: "is dbus running ('systemctl status dbus')?")))
+            continuation.yield(
+                .lost(
+                    Reason(
+                        code: .notRunning, message: "cannot reach GeoClue: \(error.message)",
+                        hint: "is dbus running ('systemctl status dbus')?")))
             return .ended(hadFix: false)
         }
         guard source.register(bus) else {
@@ -57,7 +60,8 @@ struct GeoClueSession {
     private func call(
         _ bus: BusConnection, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []
     ) async throws(BusError) -> [DBusValue] {
-        try await bus.call(GeoClueSource.service, path, interface, member, arguments, timeout: configuration.callTimeout)
+        try await bus.call(
+            GeoClueSource.service, path, interface, member, arguments, timeout: configuration.callTimeout)
     }
 
     private func session(_ bus: BusConnection, _ signals: AsyncStream<BusConnection.Message?>) async -> Outcome {
@@ -73,13 +77,17 @@ struct GeoClueSession {
             let source = self.source
             bus.export(path: GeoClueSource.agentPath) { message in Self.answerAgent(message, source: source) }
             do throws(BusError) {
-                _ = try await call(bus, GeoClueSource.managerPath, "org.freedesktop.GeoClue2.Manager", "AddAgent",
-                                   [.string(configuration.desktopID)])
+                _ = try await call(
+                    bus, GeoClueSource.managerPath, "org.freedesktop.GeoClue2.Manager", "AddAgent",
+                    [.string(configuration.desktopID)])
             } catch {
                 if error.isAccessDenied {
-                    continuation.yield(.restricted(Reason(
-                        code: .policy, message: "GeoClue does not let breezed act as its location agent: \(error.message)",
-                        hint: Self.whitelistHint)))
+                    continuation.yield(
+                        .restricted(
+                            Reason(
+                                code: .policy,
+                                message: "GeoClue does not let breezed act as its location agent: \(error.message)",
+                                hint: Self.whitelistHint)))
                     return .refused
                 }
                 return lost(error, doing: "registering as GeoClue's agent")
@@ -90,21 +98,28 @@ struct GeoClueSession {
         do throws(BusError) {
             let reply = try await call(bus, GeoClueSource.managerPath, "org.freedesktop.GeoClue2.Manager", "GetClient")
             guard let path = reply.first?.string, reply.first?.signature == "o" else {
-                return lost(.badReply("GetClient answered \(reply.map(\.signature).joined()), not an object path"),
-                            doing: "getting a GeoClue client")
+                return lost(
+                    .badReply("GetClient answered \(reply.map(\.signature).joined()), not an object path"),
+                    doing: "getting a GeoClue client")
             }
             client = path
         } catch {
             if error.isTimeout && !configuration.agent {
                 // GeoClue 2.6 holds GetClient until an agent registers for our user; with none, it never answers.
-                continuation.yield(.restricted(Reason(
-                    code: .policy, message: "GeoClue did not answer: it waits for a location agent for breezed's user",
-                    hint: "set [geoclue] agent=true in breezed.conf and " + Self.whitelistHint)))
+                continuation.yield(
+                    .restricted(
+                        Reason(
+                            code: .policy,
+                            message: "GeoClue did not answer: it waits for a location agent for breezed's user",
+                            hint: "set [geoclue] agent=true in breezed.conf and " + Self.whitelistHint)))
                 return .refused
             }
             if error.isAccessDenied {
-                continuation.yield(.denied(Reason(
-                    code: .accessDenied, message: "GeoClue refused a client: \(error.message)", hint: Self.allowHint)))
+                continuation.yield(
+                    .denied(
+                        Reason(
+                            code: .accessDenied, message: "GeoClue refused a client: \(error.message)",
+                            hint: Self.allowHint)))
                 return .refused
             }
             return lost(error, doing: "getting a GeoClue client")
@@ -112,12 +127,15 @@ struct GeoClueSession {
 
         do throws(BusError) {
             let interface = "org.freedesktop.GeoClue2.Client"
-            try await bus.setProperty(GeoClueSource.service, client, interface, "DesktopId", .string(configuration.desktopID),
-                                      timeout: configuration.callTimeout)
-            try await bus.setProperty(GeoClueSource.service, client, interface, "RequestedAccuracyLevel",
-                                      .uint32(configuration.accuracyLevel), timeout: configuration.callTimeout)
-            try await bus.setProperty(GeoClueSource.service, client, interface, "DistanceThreshold",
-                                      .uint32(configuration.distanceThreshold), timeout: configuration.callTimeout)
+            try await bus.setProperty(
+                GeoClueSource.service, client, interface, "DesktopId", .string(configuration.desktopID),
+                timeout: configuration.callTimeout)
+            try await bus.setProperty(
+                GeoClueSource.service, client, interface, "RequestedAccuracyLevel",
+                .uint32(configuration.accuracyLevel), timeout: configuration.callTimeout)
+            try await bus.setProperty(
+                GeoClueSource.service, client, interface, "DistanceThreshold",
+                .uint32(configuration.distanceThreshold), timeout: configuration.callTimeout)
             // Subscribe before Start: the first LocationUpdated can come before Start's reply.
             try await bus.addMatch(
                 "type='signal',sender='\(GeoClueSource.service)',path='\(client)',"
@@ -130,8 +148,11 @@ struct GeoClueSession {
                     continuation.yield(.denied(.switchedOff))
                     return .refused
                 }
-                continuation.yield(.denied(Reason(
-                    code: .accessDenied, message: "GeoClue refused breezed: \(error.message)", hint: Self.allowHint)))
+                continuation.yield(
+                    .denied(
+                        Reason(
+                            code: .accessDenied, message: "GeoClue refused breezed: \(error.message)",
+                            hint: Self.allowHint)))
                 return .refused
             }
             return lost(error, doing: "starting the GeoClue client")
@@ -144,9 +165,11 @@ struct GeoClueSession {
             if signal.member == "NameOwnerChanged", signal.arguments.count == 3,
                 signal.arguments[0].string == GeoClueSource.service, signal.arguments[2].string == ""
             {
-                continuation.yield(.lost(Reason(
-                    code: .lost, message: "GeoClue exited; breezed reconnects when it is back",
-                    hint: "GeoClue starts on demand; if it keeps failing, see 'journalctl -u geoclue'")))
+                continuation.yield(
+                    .lost(
+                        Reason(
+                            code: .lost, message: "GeoClue exited; breezed reconnects when it is back",
+                            hint: "GeoClue starts on demand; if it keeps failing, see 'journalctl -u geoclue'")))
                 return .ended(hadFix: hadFix)
             }
             guard signal.member == "LocationUpdated", signal.path == client, signal.arguments.count == 2,
@@ -154,7 +177,8 @@ struct GeoClueSession {
             else { continue }
             do throws(BusError) {
                 let properties = try await bus.allProperties(
-                    GeoClueSource.service, location, "org.freedesktop.GeoClue2.Location", timeout: configuration.callTimeout)
+                    GeoClueSource.service, location, "org.freedesktop.GeoClue2.Location",
+                    timeout: configuration.callTimeout)
                 if let fix = GeoClueSource.fix(fromLocation: properties) {
                     hadFix = true
                     continuation.yield(.fix(fix))
@@ -165,12 +189,15 @@ struct GeoClueSession {
             }
         }
         if Task.isCancelled { return .ended(hadFix: hadFix) }
-        continuation.yield(.lost(Reason(
-            code: .lost, message: "lost the system bus connection to GeoClue", hint: "is dbus running?")))
+        continuation.yield(
+            .lost(
+                Reason(
+                    code: .lost, message: "lost the system bus connection to GeoClue", hint: "is dbus running?")))
         return .ended(hadFix: hadFix)
     }
 
-    static let allowHint = "allow it in /etc/geoclue/geoclue.conf: a [breezed] section with allowed=true, "
+    static let allowHint =
+        "allow it in /etc/geoclue/geoclue.conf: a [breezed] section with allowed=true, "
         + "system=true and users= empty (or listing breezed's user), then restart geoclue"
 
     /// Turns a failed call into the source's "lost" report.
@@ -211,7 +238,8 @@ struct GeoClueSession {
             return .success([.bool(level > 0), .uint32(min(requested, level))])
         case ("org.freedesktop.DBus.Properties", "Get"):
             guard message.arguments.count == 2, message.arguments[1].string == "MaxAccuracyLevel" else {
-                return .failure(BusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no such property"))
+                return .failure(
+                    BusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no such property"))
             }
             return .success([.variant(.uint32(level))])
         case ("org.freedesktop.DBus.Properties", "GetAll"):
@@ -219,8 +247,10 @@ struct GeoClueSession {
         case ("org.freedesktop.DBus.Introspectable", "Introspect"):
             return .success([.string(agentIntrospection)])
         default:
-            return .failure(BusError(
-                name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(message.interface).\(message.member)"))
+            return .failure(
+                BusError(
+                    name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(message.interface).\(message.member)")
+            )
         }
     }
 

@@ -55,7 +55,8 @@ public final class GeoClueSource: LocationSource {
     }
 
     public func events() -> AsyncStream<LocationSourceEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LocationSourceEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: LocationSourceEvent.self, bufferingPolicy: .bufferingNewest(256))
         guard state.withLock({ $0.lifecycle.start() }) else {
             continuation.finish()
             return stream
@@ -84,11 +85,13 @@ public final class GeoClueSource: LocationSource {
             state.enabled = enabled
             return state.bus
         }
-        bus?.emit(path: Self.agentPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", [
-            .string("org.freedesktop.GeoClue2.Agent"),
-            DBusValue.properties([("MaxAccuracyLevel", .uint32(enabled ? configuration.accuracyLevel : 0))]),
-            .array(signature: "s", []),
-        ])
+        bus?.emit(
+            path: Self.agentPath, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            [
+                .string("org.freedesktop.GeoClue2.Agent"),
+                DBusValue.properties([("MaxAccuracyLevel", .uint32(enabled ? configuration.accuracyLevel : 0))]),
+                .array(signature: "s", []),
+            ])
     }
 
     var maxAccuracyLevel: UInt32 {

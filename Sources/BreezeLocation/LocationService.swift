@@ -59,7 +59,9 @@ public actor LocationService {
         events = continuation.stream()
         (notices, noticeContinuation) = AsyncStream.makeStream(
             of: LocationNotice.self, bufferingPolicy: .bufferingNewest(Self.noticeLimit))
-        if !locationEnabled { sources.forEach { $0.setEnabled(false) } }
+        if !locationEnabled {
+            for source in sources { source.setEnabled(false) }
+        }
     }
 
     /// Runs until cancelled: listens to every source, then stops them.
@@ -80,8 +82,8 @@ public actor LocationService {
                 }
             }
             // With no sources (or once they end) the service still answers the switch and the fallback city.
-            group.addTask {
-                while !Task.isCancelled { try? await Task.sleep(for: .seconds(86_400)) }
+            group.addTask { [clock] in
+                while !Task.isCancelled { try? await clock.sleep(seconds: 86_400) }
             }
         }
         continuation.finish()
@@ -91,7 +93,7 @@ public actor LocationService {
     /// The privacy switch: off ignores every fix and uses the fallback city; on resumes. Sources that take part
     /// (GeoClue's agent) are told too.
     public func setLocationEnabled(_ enabled: Bool) {
-        sources.forEach { $0.setEnabled(enabled) }
+        for source in sources { source.setEnabled(enabled) }
         apply(machine.handle(enabled ? .switchedOn : .switchedOff))
     }
 
@@ -168,9 +170,13 @@ public actor LocationService {
             case .useFallbackLocation:
                 let lostSource = current?.fix?.source
                 // Another source that is up and has a fix takes over before the fallback city does.
-                if machine.isEnabled, let next = latest.filter({ $0.key != lostSource }).min(by: { rank($0.key) < rank($1.key) }) {
-                    continuation.append(.handover(
-                        from: lostSource, to: next.key, reason: machine.state.reason?.message ?? "\(lostSource?.title ?? "the source") stopped"))
+                if machine.isEnabled,
+                    let next = latest.filter({ $0.key != lostSource }).min(by: { rank($0.key) < rank($1.key) })
+                {
+                    continuation.append(
+                        .handover(
+                            from: lostSource, to: next.key,
+                            reason: machine.state.reason?.message ?? "\(lostSource?.title ?? "the source") stopped"))
                     lastNamed = nil
                     apply(machine.handle(.fixReceived(next.key)))
                     if machine.state == .authorized(next.key) {
@@ -208,7 +214,7 @@ public actor LocationService {
     }
 
     private func stopFixTimers() {
-        fixTimers.values.forEach { $0.cancel() }
+        for timer in fixTimers.values { timer.cancel() }
         fixTimers = [:]
         fixDeadlines = [:]
     }

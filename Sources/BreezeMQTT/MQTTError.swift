@@ -29,22 +29,24 @@ public struct MQTTError: Error, Sendable, CustomStringConvertible {
     /// The error for libmosquitto's `result` from `call`, with `mosquitto_strerror`'s reason.
     static func library(_ call: String, _ result: Int32) -> MQTTError {
         let reason = MQTTLibrary.reason(result)
-        let code: Code = switch result {
-        case Int32(MOSQ_ERR_NO_CONN.rawValue), Int32(MOSQ_ERR_CONN_LOST.rawValue), Int32(MOSQ_ERR_ERRNO.rawValue),
-            Int32(MOSQ_ERR_EAI.rawValue), Int32(MOSQ_ERR_KEEPALIVE.rawValue), Int32(MOSQ_ERR_TLS.rawValue),
-            Int32(MOSQ_ERR_PROTOCOL.rawValue):
-            .unreachable
-        case Int32(MOSQ_ERR_CONN_REFUSED.rawValue): .refused
-        case Int32(MOSQ_ERR_INVAL.rawValue): .badConfiguration
-        default: .library
-        }
+        let code: Code =
+            switch result {
+            case Int32(MOSQ_ERR_NO_CONN.rawValue), Int32(MOSQ_ERR_CONN_LOST.rawValue), Int32(MOSQ_ERR_ERRNO.rawValue),
+                Int32(MOSQ_ERR_EAI.rawValue), Int32(MOSQ_ERR_KEEPALIVE.rawValue), Int32(MOSQ_ERR_TLS.rawValue),
+                Int32(MOSQ_ERR_PROTOCOL.rawValue):
+                .unreachable
+            case Int32(MOSQ_ERR_CONN_REFUSED.rawValue): .refused
+            case Int32(MOSQ_ERR_INVAL.rawValue): .badConfiguration
+            default: .library
+            }
         return MQTTError(code, "\(call): \(reason)", result: result)
     }
 
     /// The refusal the broker answered a connection with: `mosquitto_connack_string`'s reason.
     static func refused(_ connack: Int32) -> MQTTError {
-        MQTTError(.refused, "the broker refused the connection: \(MQTTLibrary.connackReason(connack))",
-                  result: connack)
+        MQTTError(
+            .refused, "the broker refused the connection: \(MQTTLibrary.connackReason(connack))",
+            result: connack)
     }
 }
 

@@ -1,7 +1,7 @@
 internal import CMosquitto
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One libmosquitto client, driven by the thread that owns it: every call, and every callback, happens on that

@@ -66,21 +66,25 @@ public struct CitySearch: Sendable {
     private func ranked(_ query: String, limit: Int) -> [(position: Int, alternate: Bool)] {
         guard limit > 0 else { return [] }
         // Most queries have no comma: they are taken whole, without splitting.
-        let parts = query.utf8.contains(UInt8(ascii: ","))
+        let parts =
+            query.utf8.contains(UInt8(ascii: ","))
             ? query.split(separator: ",", omittingEmptySubsequences: false) : [query[...]]
         let name = SearchKey.foldedBytes(parts.first ?? "")
         let letters = name.lazy.filter { $0 != 0x20 }.count
         let isASCII = name.allSatisfy { $0 < 0x80 }
         // In ASCII each letter is a character; other text is counted in characters.
-        guard isASCII ? letters >= Self.minimumQueryLength
-            : String(decoding: name, as: UTF8.self).filter({ $0 != " " }).count >= Self.minimumQueryLength
+        guard
+            isASCII
+                ? letters >= Self.minimumQueryLength
+                : String(decoding: name, as: UTF8.self).filter({ $0 != " " }).count >= Self.minimumQueryLength
         else { return [] }
         let filters = parts.dropFirst().map { SearchKey.fold($0) }.filter { !$0.isEmpty }
 
         var scores = PlaceScores()
         collect(prefix: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
         if letters >= Self.typoMinimumLength, isASCII,
-            !scores.contains(where: { filters.isEmpty || matches(place: Int($0), filters: filters) }) {
+            !scores.contains(where: { filters.isEmpty || matches(place: Int($0), filters: filters) })
+        {
             collectSlips(of: name, filtered: !filters.isEmpty, limit: limit, into: &scores)
         }
 
@@ -89,9 +93,9 @@ public struct CitySearch: Sendable {
         // the place, then whether an alternate name matched. Comparing these costs a fraction of comparing tuples.
         var ranking: [UInt128] = []
         ranking.reserveCapacity(scores.count)
-        scores.forEach { entry in
-            guard filters.isEmpty || matches(place: Int(entry.place), filters: filters) else { return }
-            ranking.append(UInt128(~entry.score.bitPattern) << 64 | UInt128(entry.place) << 1 | (entry.alternate ? 1 : 0))
+        for entry in scores where filters.isEmpty || matches(place: Int(entry.place), filters: filters) {
+            ranking.append(
+                UInt128(~entry.score.bitPattern) << 64 | UInt128(entry.place) << 1 | (entry.alternate ? 1 : 0))
         }
         ranking.sort()
         return ranking.prefix(limit).map { (Int(truncatingIfNeeded: $0 >> 1 & 0xFFFF_FFFF), $0 & 1 == 1) }
@@ -130,12 +134,13 @@ public struct CitySearch: Sendable {
             alternate = false
             exact = city.exact
         }
-        let weight: Double = switch (alternate, exact) {
-        case (false, true): 2
-        case (false, false): 1
-        case (true, true): 0.5
-        case (true, false): 0.1
-        }
+        let weight: Double =
+            switch (alternate, exact) {
+            case (false, true): 2
+            case (false, false): 1
+            case (true, true): 0.5
+            case (true, false): 0.1
+            }
         scores.add(place, score: max(Double(index.population(ofPlace: Int(place))), 1) * weight, alternate: alternate)
     }
 
@@ -147,7 +152,8 @@ public struct CitySearch: Sendable {
         // letter or digit (as it folds: lower case) is told apart first.
         if let raw = index.stringBytes(at: index.nameReference(ofPlace: city)), let head = raw.first,
             (0x30...0x39).contains(head) || (0x41...0x5A).contains(head) || (0x61...0x7A).contains(head),
-            head | 0x20 != first {
+            head | 0x20 != first
+        {
             return nil
         }
         let name = SearchKey.foldedBytes(index.name(ofPlace: city))
@@ -172,7 +178,8 @@ public struct CitySearch: Sendable {
         var known = 0
         func tryVariant(_ scores: inout PlaceScores) {
             guard variant.count >= Self.minimumQueryLength,
-                variant.withUnsafeBytes({ filter.mayStart($0) }) else { return }
+                variant.withUnsafeBytes({ filter.mayStart($0) })
+            else { return }
             let range = prefixRange(variant, within: shared, from: known, of: keys)
             guard !range.isEmpty else { return }
             collect(prefix: variant, range: range, filtered: filtered, limit: limit, into: &scores)
@@ -201,8 +208,9 @@ public struct CitySearch: Sendable {
                     for key in shared {
                         let bytes = keys.bytes(key)
                         guard let length = Self.slipPrefixLength(of: name, in: bytes, from: at) else { continue }
-                        score(reference(key), exact: length == bytes.count, prefix: Array(bytes[..<length]),
-                              into: &scores)
+                        score(
+                            reference(key), exact: length == bytes.count, prefix: Array(bytes[..<length]),
+                            into: &scores)
                     }
                     return
                 }
@@ -293,7 +301,8 @@ public struct CitySearch: Sendable {
         if letter, rest(at, at + 1) { return name.count + 1 }
         if name.count - 1 >= minimumQueryLength, rest(at + 1, at) { return name.count - 1 }
         if at + 1 < name.count, at + 1 < key.count, name[at] != name[at + 1], key[at] == name[at + 1],
-            key[at + 1] == name[at], rest(at + 2, at + 2) {
+            key[at + 1] == name[at], rest(at + 2, at + 2)
+        {
             return name.count
         }
         return nil
@@ -374,7 +383,8 @@ public struct CitySearch: Sendable {
     private func rankedMatches(prefix: [UInt8]) -> Range<Int>? {
         let table = index.prefixes
         let found = partitionPoint(0..<table.count) {
-            let bytes = index.stringBytes(at: index.u32(table.offset + $0 * PlacesIndexFormat.prefixSize))
+            let bytes =
+                index.stringBytes(at: index.u32(table.offset + $0 * PlacesIndexFormat.prefixSize))
                 ?? UnsafeRawBufferPointer(start: nil, count: 0)
             return Self.compare(bytes, prefix, prefixOnly: false) < 0
         }

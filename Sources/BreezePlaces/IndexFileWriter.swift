@@ -49,7 +49,8 @@ struct SectionFileWriter {
         var offset = PlacesIndexFormat.headerSize + sections.count * PlacesIndexFormat.directoryEntrySize
         var placed: [Int] = []
         for section in sections {
-            offset = (offset + PlacesIndexFormat.alignment - 1) / PlacesIndexFormat.alignment
+            offset =
+                (offset + PlacesIndexFormat.alignment - 1) / PlacesIndexFormat.alignment
                 * PlacesIndexFormat.alignment
             placed.append(offset)
             out.u32(section.tag.code)

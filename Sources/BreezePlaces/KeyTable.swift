@@ -13,8 +13,9 @@ struct KeyTable {
 
     /// The bytes of key `key` (in the index's key range); empty for a damaged reference.
     @inline(__always) func bytes(_ key: Int) -> UnsafeRawBufferPointer {
-        let reference = UInt32(littleEndian: keys.loadUnaligned(
-            fromByteOffset: key * PlacesIndexFormat.keySize, as: UInt32.self))
+        let reference = UInt32(
+            littleEndian: keys.loadUnaligned(
+                fromByteOffset: key * PlacesIndexFormat.keySize, as: UInt32.self))
         let start = Int(reference)
         guard reference != PlacesIndexFormat.noString, start + 2 <= poolLength else {
             return UnsafeRawBufferPointer(start: nil, count: 0)

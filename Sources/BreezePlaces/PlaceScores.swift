@@ -50,11 +50,6 @@ struct PlaceScores {
         slots.filter { $0.place != Self.free }
     }
 
-    /// Calls `body` with every place kept, in no particular order, with no array made for them.
-    func forEach(_ body: (Entry) -> Void) {
-        for slot in slots where slot.place != Self.free { body(slot) }
-    }
-
     func contains(where include: (UInt32) -> Bool) -> Bool {
         slots.contains { $0.place != Self.free && include($0.place) }
     }
@@ -66,5 +61,12 @@ struct PlaceScores {
         shift -= 1
         count = 0
         for entry in kept { add(entry.place, score: entry.score, alternate: entry.alternate) }
+    }
+}
+
+extension PlaceScores: Sequence {
+    /// Every place kept, in no particular order, with no array made for them.
+    func makeIterator() -> some IteratorProtocol<Entry> {
+        slots.lazy.filter { $0.place != Self.free }.makeIterator()
     }
 }

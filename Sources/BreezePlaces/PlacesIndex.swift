@@ -167,14 +167,15 @@ public final class PlacesIndex: Sendable {
             admin1Name = stringBytes(at: u32(admin1.offset + Int(admin1Index) * PlacesIndexFormat.admin1Size + 8))
         }
         let country = Self.countryBytes(at: Int(u16(at + 20)), file: file, countries: countries, strings: strings)
-        return try body(PlaceText(
-            id: Int(u32(at)),
-            name: stringBytes(at: u32(at + 16)) ?? Self.noBytes,
-            admin1: admin1Name,
-            country: country.name,
-            countryCode: country.code,
-            population: Int(u32(at + 12)),
-            coordinate: coordinate(ofPlace: index)))
+        return try body(
+            PlaceText(
+                id: Int(u32(at)),
+                name: stringBytes(at: u32(at + 16)) ?? Self.noBytes,
+                admin1: admin1Name,
+                country: country.name,
+                countryCode: country.code,
+                population: Int(u32(at + 12)),
+                coordinate: coordinate(ofPlace: index)))
     }
 
     private static var noBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
@@ -248,8 +249,10 @@ public final class PlacesIndex: Sendable {
         guard index < countries.count else { return (noBytes, noBytes) }
         let at = countries.offset + index * PlacesIndexFormat.countrySize
         let reference = UInt32(littleEndian: file.base.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))
-        return (UnsafeRawBufferPointer(start: file.base + at, count: 2),
-                stringBytes(at: reference, file: file, strings: strings) ?? noBytes)
+        return (
+            UnsafeRawBufferPointer(start: file.base + at, count: 2),
+            stringBytes(at: reference, file: file, strings: strings) ?? noBytes
+        )
     }
 
     /// The admin1 entry's (code, name) string references.
@@ -283,8 +286,10 @@ public final class PlacesIndex: Sendable {
         guard reference != PlacesIndexFormat.noString else { return nil }
         let start = Int(reference)
         guard start + 2 <= strings.length else { return nil }
-        let length = Int(UInt16(littleEndian: file.base.loadUnaligned(
-            fromByteOffset: strings.offset + start, as: UInt16.self)))
+        let length = Int(
+            UInt16(
+                littleEndian: file.base.loadUnaligned(
+                    fromByteOffset: strings.offset + start, as: UInt16.self)))
         guard start + 2 + length <= strings.length else { return nil }
         return UnsafeRawBufferPointer(start: file.base + strings.offset + start + 2, count: length)
     }

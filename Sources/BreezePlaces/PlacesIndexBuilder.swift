@@ -49,8 +49,10 @@ public struct PlacesIndexBuilder: Sendable {
         // Countries and admin1 divisions, each sorted for a reproducible file.
         let countryCodes = Array(Set(records.map(\.countryCode))).sorted()
         let countryIndex = Dictionary(uniqueKeysWithValues: countryCodes.enumerated().map { ($1, $0) })
-        let admin1Keys = Array(Set(records.filter { !$0.admin1Code.isEmpty }.map { "\($0.countryCode).\($0.admin1Code)" }))
-            .sorted()
+        let admin1Keys = Array(
+            Set(records.filter { !$0.admin1Code.isEmpty }.map { "\($0.countryCode).\($0.admin1Code)" })
+        )
+        .sorted()
         precondition(admin1Keys.count < Int(PlacesIndexFormat.noAdmin1), "too many admin1 divisions")
         let admin1Index = Dictionary(uniqueKeysWithValues: admin1Keys.enumerated().map { ($1, $0) })
         summary.countries = countryCodes.count
@@ -89,7 +91,8 @@ public struct PlacesIndexBuilder: Sendable {
         }
         var tree = TreeBuilder(points: candidates)
         tree.build()
-        let ordered = tree.points.map { records[Int($0.place)] }
+        let ordered =
+            tree.points.map { records[Int($0.place)] }
             + records.indices.filter { sectionCities[$0] == -1 }.map { records[$0] }
         var position = [Int](repeating: -1, count: records.count)
         for (at, point) in tree.points.enumerated() { position[Int(point.place)] = at }
@@ -147,7 +150,9 @@ public struct PlacesIndexBuilder: Sendable {
         meta["sections"] = String(summary.sections)
         meta["search_keys"] = String(keys.count)
         meta["naming_rule"] = PlaceNamingRule.signature
-        let metaJSON = "{" + meta.keys.sorted().map { "\(JSONString.quoted($0)):\(JSONString.quoted(meta[$0]!))" }
+        let metaJSON =
+            "{"
+            + meta.keys.sorted().map { "\(JSONString.quoted($0)):\(JSONString.quoted(meta[$0]!))" }
             .joined(separator: ",") + "}"
 
         var file = SectionFileWriter()
@@ -178,7 +183,9 @@ public struct PlacesIndexBuilder: Sendable {
         keys.reserveCapacity(records.count * 2)
         for (index, record) in records.enumerated() {
             let own = SearchKey.fold(record.name)
-            if !own.isEmpty { keys.append(SearchKeyEntry(folded: own, bytes: Array(own.utf8), reference: UInt32(index))) }
+            if !own.isEmpty {
+                keys.append(SearchKeyEntry(folded: own, bytes: Array(own.utf8), reference: UInt32(index)))
+            }
             guard record.population >= alternateNamesMinimumPopulation else { continue }
             let allScripts = record.population >= alternateNamesAllScriptsPopulation
             var seen: Set<String> = [own]
@@ -187,13 +194,16 @@ public struct PlacesIndexBuilder: Sendable {
                 // with a numeric value is a letter of a name too, as 京 in 東京 and 北京.)
                 if alternate.unicodeScalars.contains(where: {
                     [.decimalNumber, .letterNumber, .otherNumber].contains($0.properties.generalCategory)
-                }) { continue }
+                }) {
+                    continue
+                }
                 let folded = SearchKey.fold(alternate)
                 guard !folded.isEmpty, folded.utf8.count <= 200, seen.insert(folded).inserted else { continue }
                 if !allScripts && !folded.unicodeScalars.allSatisfy(\.isASCII) { continue }
-                keys.append(SearchKeyEntry(
-                    folded: folded, bytes: Array(folded.utf8),
-                    reference: UInt32(index) | PlacesIndexFormat.alternateFlag))
+                keys.append(
+                    SearchKeyEntry(
+                        folded: folded, bytes: Array(folded.utf8),
+                        reference: UInt32(index) | PlacesIndexFormat.alternateFlag))
                 summary.alternateKeys += 1
             }
         }

@@ -29,8 +29,10 @@ struct PrefixRanker {
         guard high - low > CitySearch.rankedPrefixThreshold else { return }
         if depth >= 2 {
             let best = ranked(low, high, prefix: Array(keys[low].bytes.prefix(depth)))
-            prefixes.append(RankedPrefix(text: Array(keys[low].bytes.prefix(depth)), first: references.count,
-                                         count: best.count))
+            prefixes.append(
+                RankedPrefix(
+                    text: Array(keys[low].bytes.prefix(depth)), first: references.count,
+                    count: best.count))
             references.append(contentsOf: best)
         }
         // Keys equal to the prefix sort first; the rest split by their next byte.
@@ -52,7 +54,8 @@ struct PrefixRanker {
         for key in keys[low..<high] {
             var reference = key.reference
             if let city = sectionCities[Int(reference & ~PlacesIndexFormat.alternateFlag)],
-                ownNames[city].starts(with: prefix) {
+                ownNames[city].starts(with: prefix)
+            {
                 reference = UInt32(city)
             }
             let alternate = reference & PlacesIndexFormat.alternateFlag != 0

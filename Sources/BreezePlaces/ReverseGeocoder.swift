@@ -129,8 +129,14 @@ private struct TreeView {
                     if farther.1 <= best.key { scanLeaf(farther.0, depth: depth, query: q, best: &best) }
                 } else if top + 2 <= 64 {
                     // Push the less promising child first so the better one is searched first.
-                    if farther.1 <= best.key { stack[top] = farther; top += 1 }
-                    if nearer.1 <= best.key { stack[top] = nearer; top += 1 }
+                    if farther.1 <= best.key {
+                        stack[top] = farther
+                        top += 1
+                    }
+                    if nearer.1 <= best.key {
+                        stack[top] = nearer
+                        top += 1
+                    }
                 }
             }
             return best.place == .max ? nil : best.place
@@ -160,7 +166,8 @@ private struct TreeView {
         let key = PlaceNamingRule.key(chord: chord, weight: abs(weight), scales: scales)
         guard key <= best.key else { return }
         // The i-th point is place i; a section (negative weight) names its city.
-        let place = weight < 0
+        let place =
+            weight < 0
             ? UInt32(littleEndian: sectionCities.loadUnaligned(fromByteOffset: point * 4, as: UInt32.self))
             : UInt32(point)
         if key < best.key || place < best.place {

@@ -80,8 +80,9 @@ public enum SearchKey {
             if let replacement = foldedLetters[part] {
                 replacement.unicodeScalars.forEach(emit)
             } else if part.properties.changesWhenLowercased {
-                part.properties.lowercaseMapping.unicodeScalars.forEach { lower in
-                    if lower.properties.generalCategory != .nonspacingMark { emit(lower) }
+                for lower in part.properties.lowercaseMapping.unicodeScalars
+                where lower.properties.generalCategory != .nonspacingMark {
+                    emit(lower)
                 }
             } else {
                 emit(part)

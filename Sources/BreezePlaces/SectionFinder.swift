@@ -1,11 +1,11 @@
 import BreezeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finds the city sections among places (see `PlaceNamingRule`). Used once, when the index is built.
@@ -31,7 +31,8 @@ enum SectionFinder {
                         <= PlaceNamingRule.sectionCapKm
                 else { return }
                 if best < 0 || other.population > records[best].population
-                    || (other.population == records[best].population && candidate < best) {
+                    || (other.population == records[best].population && candidate < best)
+                {
                     best = candidate
                 }
             }
@@ -84,7 +85,8 @@ enum SectionFinder {
         }
 
         let smallestParent = Int(
-            min(PlaceNamingRule.sectionRatio, PlaceNamingRule.municipalitySectionRatio) * PlaceNamingRule.populationFloor)
+            min(PlaceNamingRule.sectionRatio, PlaceNamingRule.municipalitySectionRatio)
+                * PlaceNamingRule.populationFloor)
         let reachKm = PlaceNamingRule.sectionCapKm
         for (parentIndex, parent) in records.enumerated() where parent.population >= smallestParent {
             let centre = Coordinate(latitude: parent.latitude, longitude: parent.longitude)
@@ -99,15 +101,17 @@ enum SectionFinder {
                     let wrapped = Int32((Int(column) + 1800 + 3600) % 3600 - 1800)
                     for child in grid[SIMD2(row, wrapped)] ?? [] where child != parentIndex && !flags[child] {
                         let record = records[child]
-                        let distance = centre.distance(
-                            to: Coordinate(latitude: record.latitude, longitude: record.longitude)) / 1000
+                        let distance =
+                            centre.distance(
+                                to: Coordinate(latitude: record.latitude, longitude: record.longitude)) / 1000
                         if distance > reachKm { continue }
                         if PlaceNamingRule.isSectionByCodes(parent: parent, child: record) {
                             flags[child] = true
                             continue
                         }
-                        guard let radius = PlaceNamingRule.sectionRadiusKm(
-                            parent: parent.population, child: record.population)
+                        guard
+                            let radius = PlaceNamingRule.sectionRadiusKm(
+                                parent: parent.population, child: record.population)
                         else { continue }
                         if distance <= radius && !record.isToldApart(from: parent) { flags[child] = true }
                     }

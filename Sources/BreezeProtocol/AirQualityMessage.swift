@@ -14,13 +14,19 @@ extension AirQualityReport: DatasetMessageBody {
                 ("summary", .string(label.summary)), ("tips", DatasetMessage.tips(label.healthTips)),
             ]
         }
-        members.append(("pollutants", .array(readings.map { reading in
-            .object([
-                ("code", .string(reading.pollutant.rawValue)), ("symbol", .string(reading.pollutant.symbol)),
-                ("value", reading.value.map(JSONValue.number) ?? .null), ("unit", .string("µg/m³")),
-                ("status", reading.status.map { .string($0.rawValue) } ?? .null),
-            ])
-        })))
+        members.append(
+            (
+                "pollutants",
+                .array(
+                    readings.map { reading in
+                        .object([
+                            ("code", .string(reading.pollutant.rawValue)),
+                            ("symbol", .string(reading.pollutant.symbol)),
+                            ("value", reading.value.map(JSONValue.number) ?? .null), ("unit", .string("µg/m³")),
+                            ("status", reading.status.map { .string($0.rawValue) } ?? .null),
+                        ])
+                    })
+            ))
         return members
     }
 
@@ -32,24 +38,31 @@ extension AirQualityReport: DatasetMessageBody {
     /// over CO's molar mass).
     public static var sensors: [DatasetSensor] {
         func pollutant(_ id: String, _ name: String, _ code: String, _ deviceClass: String, ppmFactor: String? = nil)
-            -> DatasetSensor {
-            let value = "(value_json.pollutants | selectattr('code', 'eq', '\(code)') | map(attribute='value') | list"
+            -> DatasetSensor
+        {
+            let value =
+                "(value_json.pollutants | selectattr('code', 'eq', '\(code)') | map(attribute='value') | list"
                 + " + [none]) | first"
-            let template = ppmFactor.map { factor in
-                "{% set v = \(value) %}{{ (v * \(factor)) | round(4) if v is number else none }}"
-            } ?? "{{ \(value) }}"
-            return DatasetSensor(id: id, name: name, members: [
-                ("value_template", .string(template)),
-                ("device_class", .string(deviceClass)),
-                ("unit_of_measurement", .string(ppmFactor == nil ? "µg/m³" : "ppm")),
-                ("state_class", .string("measurement")),
-            ])
+            let template =
+                ppmFactor.map { factor in
+                    "{% set v = \(value) %}{{ (v * \(factor)) | round(4) if v is number else none }}"
+                } ?? "{{ \(value) }}"
+            return DatasetSensor(
+                id: id, name: name,
+                members: [
+                    ("value_template", .string(template)),
+                    ("device_class", .string(deviceClass)),
+                    ("unit_of_measurement", .string(ppmFactor == nil ? "µg/m³" : "ppm")),
+                    ("state_class", .string("measurement")),
+                ])
         }
         return [
-            DatasetSensor(id: "us_aqi", name: "US AQI", members: [
-                ("value_template", .string("{{ value_json.us_aqi }}")), ("device_class", .string("aqi")),
-                ("state_class", .string("measurement")),
-            ]),
+            DatasetSensor(
+                id: "us_aqi", name: "US AQI",
+                members: [
+                    ("value_template", .string("{{ value_json.us_aqi }}")), ("device_class", .string("aqi")),
+                    ("state_class", .string("measurement")),
+                ]),
             pollutant("pm2_5", "PM2.5", "pm2_5", "pm25"),
             pollutant("pm10", "PM10", "pm10", "pm10"),
             pollutant("no2", "NO₂", "nitrogen_dioxide", "nitrogen_dioxide"),

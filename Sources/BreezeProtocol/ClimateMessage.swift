@@ -5,12 +5,16 @@ extension ClimateReport: DatasetMessageBody {
     public var messageMembers: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [
             ("month", .number(Double(month))), ("day", .number(Double(day))),
-            ("points", .array(points.map { point in
-                .object([
-                    ("year", .number(Double(point.year))),
-                    ("max_c", .number(DatasetMessage.rounded(point.maximum.celsius))),
-                ])
-            })),
+            (
+                "points",
+                .array(
+                    points.map { point in
+                        .object([
+                            ("year", .number(Double(point.year))),
+                            ("max_c", .number(DatasetMessage.rounded(point.maximum.celsius))),
+                        ])
+                    })
+            ),
         ]
         if let change {
             members.append(

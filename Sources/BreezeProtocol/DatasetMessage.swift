@@ -11,9 +11,11 @@ public enum DatasetMessage {
     }
 
     /// The same for a report known only as `any DatasetReport` (as the pipeline publishes it).
+    /// `freshFor`: how long data of this dataset counts as fresh (`fresh_for_s`), so that a client can tell data the
+    /// clock has made old since it was sent; nil leaves it out.
     public static func message(
         _ dataset: Dataset, status: DatasetStatus, place: Place, report: (any DatasetReport)?, fetchedAt: Double?,
-        now: Double
+        now: Double, freshFor: Double? = nil
     ) -> JSONValue {
         var members: [(String, JSONValue)] = [("class", .string(dataset.className)), ("state", .string(status.name))]
         if let reason = status.reason { members.append(("reason", .string(reason))) }
@@ -22,6 +24,7 @@ public enum DatasetMessage {
             ("fetched", fetchedAt.map(Timestamp.json) ?? .null),
             ("age_s", fetchedAt.map { .number(max(0, now - $0).rounded()) } ?? .null),
         ]
+        if let freshFor, freshFor.isFinite { members.append(("fresh_for_s", .number(max(0, freshFor).rounded()))) }
         if let body = report as? any DatasetMessageBody {
             members += body.messageMembers
         } else if let type = dataset.reportType as? any DatasetMessageBody.Type {

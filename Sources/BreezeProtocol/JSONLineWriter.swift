@@ -118,7 +118,9 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
     }
 
     /// `string(first, separator, second)` for text as UTF-8 bytes, read as `string(utf8:)` reads them.
-    mutating func string(utf8 first: UnsafeRawBufferPointer, _ separator: StaticString, _ second: UnsafeRawBufferPointer) {
+    mutating func string(
+        utf8 first: UnsafeRawBufferPointer, _ separator: StaticString, _ second: UnsafeRawBufferPointer
+    ) {
         let plain = separator.withUTF8Buffer { separatorBytes in
             guard Self.isPlainASCII(first), Self.isPlainASCII(UnsafeRawBufferPointer(separatorBytes)),
                 Self.isPlainASCII(second)
@@ -224,7 +226,8 @@ struct JSONLineWriter: ~Copyable, JSONOutput {
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
         let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
-        return !(control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+        return
+            !(control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
             || hasZeroByte(word ^ (ones &* 0xE2)) || (asciiOnly && word & highs != 0))
     }
 }

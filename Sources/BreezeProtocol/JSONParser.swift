@@ -86,7 +86,8 @@ struct JSONParser {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             position += 1
             let value = try parseValue()
-            let existing = members.count <= Self.membersComparedInTurn
+            let existing =
+                members.count <= Self.membersComparedInTurn
                 ? members.firstIndex { $0.0 == key } : positions[key]
             if let existing {
                 members[existing].1 = value  // the last of duplicate keys wins
@@ -100,8 +101,14 @@ struct JSONParser {
             }
             skipSpace()
             guard position < bytes.count else { throw failure("unexpected end") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            if bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                return .object(members)
+            }
             throw failure("expected ',' or '}'")
         }
     }
@@ -120,8 +127,14 @@ struct JSONParser {
             values.append(try parseValue())
             skipSpace()
             guard position < bytes.count else { throw failure("unexpected end") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(values) }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            if bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                return .array(values)
+            }
             throw failure("expected ',' or ']'")
         }
     }
@@ -154,7 +167,9 @@ struct JSONParser {
         }
         // Most numbers (ids, limits, coordinates) are exact from their digits: made without strtod.
         let end = position
-        let exact = bytes.withUnsafeBufferPointer { JSONNumber.exactValue(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        let exact = bytes.withUnsafeBufferPointer {
+            JSONNumber.exactValue(UnsafeBufferPointer(rebasing: $0[start..<end]))
+        }
         if let exact { return .number(exact) }
         guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
             throw failure("number out of range")

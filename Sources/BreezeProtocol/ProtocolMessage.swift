@@ -7,15 +7,16 @@ public enum ProtocolMessage {
     /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`; 3: `mqtt` in the `VERSION`
     /// answering `version`, `online` for `search`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 3
+    public static let protocolMinor = 4
 
     /// Sent on connect, and answering `version` with `extra` after the fixed members (`mqtt`: the broker link's
     /// state, when breezed publishes to one).
     public static func version(release: String, extra: [(String, JSONValue)] = []) -> JSONValue {
-        .object([
-            ("class", .string("VERSION")), ("release", .string(release)),
-            ("proto_major", .number(Double(protocolMajor))), ("proto_minor", .number(Double(protocolMinor))),
-        ] + extra)
+        .object(
+            [
+                ("class", .string("VERSION")), ("release", .string(release)),
+                ("proto_major", .number(Double(protocolMajor))), ("proto_minor", .number(Double(protocolMinor))),
+            ] + extra)
     }
 
     /// The permission state, with its reason and hint where it has them.
@@ -166,8 +167,10 @@ public enum Timestamp {
             }
             return value
         }
-        let separators: [(Int, UInt8)] = [(4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")),
-                                          (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":"))]
+        let separators: [(Int, UInt8)] = [
+            (4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")),
+            (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":")),
+        ]
         guard separators.allSatisfy({ bytes[$0.0] == $0.1 }),
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
             let minute = number(14, 2), let second = number(17, 2),

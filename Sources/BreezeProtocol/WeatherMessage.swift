@@ -33,14 +33,19 @@ extension WeatherReport: DatasetMessageBody {
     /// The temperature and the condition now, announced once there is weather to show.
     public static var sensors: [DatasetSensor] {
         [
-            DatasetSensor(id: "temperature", name: "Temperature", members: [
-                ("value_template", .string("{{ value_json.temperature_c }}")),
-                ("device_class", .string("temperature")), ("unit_of_measurement", .string("°C")),
-                ("state_class", .string("measurement")),
-            ]),
-            DatasetSensor(id: "condition", name: "Condition", members: [
-                ("value_template", .string("{{ value_json.condition }}")), ("icon", .string("mdi:weather-partly-cloudy")),
-            ]),
+            DatasetSensor(
+                id: "temperature", name: "Temperature",
+                members: [
+                    ("value_template", .string("{{ value_json.temperature_c }}")),
+                    ("device_class", .string("temperature")), ("unit_of_measurement", .string("°C")),
+                    ("state_class", .string("measurement")),
+                ]),
+            DatasetSensor(
+                id: "condition", name: "Condition",
+                members: [
+                    ("value_template", .string("{{ value_json.condition }}")),
+                    ("icon", .string("mdi:weather-partly-cloudy")),
+                ]),
         ]
     }
 

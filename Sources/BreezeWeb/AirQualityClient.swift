@@ -17,11 +17,13 @@ public struct AirQualityClient: Sendable {
     ]
 
     public func fetch(_ coordinate: Coordinate) async throws(WebError) -> AirQualityReport {
-        let url = WebEndpoints.url(base, "/v1/air-quality", [
-            ("latitude", WebEndpoints.degrees(coordinate.latitude)),
-            ("longitude", WebEndpoints.degrees(coordinate.longitude)),
-            ("current", Self.variables.joined(separator: ",")), ("timezone", "auto"),
-        ])
+        let url = WebEndpoints.url(
+            base, "/v1/air-quality",
+            [
+                ("latitude", WebEndpoints.degrees(coordinate.latitude)),
+                ("longitude", WebEndpoints.degrees(coordinate.longitude)),
+                ("current", Self.variables.joined(separator: ",")), ("timezone", "auto"),
+            ])
         let body = try OpenMeteoResponse.body(of: try await http.get(url))
         return try Self.report(from: body)
     }
@@ -32,7 +34,9 @@ public struct AirQualityClient: Sendable {
     public static func report(from body: Data) throws(WebError) -> AirQualityReport {
         let payload = try OpenMeteoResponse.decode(OpenMeteoCurrentPayload.self, from: body)
         let time = try OpenMeteoResponse.time(payload.current.time, utcOffset: try payload.checkedUTCOffset())
-        let readings = Pollutant.allCases.map { PollutantReading(pollutant: $0, value: payload.current.value($0.rawValue)) }
+        let readings = Pollutant.allCases.map {
+            PollutantReading(pollutant: $0, value: payload.current.value($0.rawValue))
+        }
         let report = AirQualityReport(time: time, usAQI: payload.current.value("us_aqi"), readings: readings)
         return try PayloadLimits.checked(report, under: "current.")
     }

@@ -24,7 +24,8 @@ public final class ClimateClient: Sendable {
             ("latitude", WebEndpoints.degrees(coordinate.latitude)),
             ("longitude", WebEndpoints.degrees(coordinate.longitude)),
         ]
-        let todayURL = WebEndpoints.url(forecast, "/v1/forecast",
+        let todayURL = WebEndpoints.url(
+            forecast, "/v1/forecast",
             location + [("daily", "temperature_2m_max"), ("forecast_days", "1"), ("timezone", "auto")])
         let first = try Self.today(from: try OpenMeteoResponse.body(of: try await http.get(todayURL)))
         let date = first.date
@@ -32,18 +33,23 @@ public final class ClimateClient: Sendable {
         var points: [ClimateReport.Point] = []
         if let maximum = first.maximum { points.append(.init(year: date.year, maximum: Temperature(celsius: maximum))) }
         let years = ClimateReport.years(endingIn: date.year).dropLast()
-        let result: Result<[ClimateReport.Point], WebError> = await withTaskGroup(of: Result<ClimateReport.Point?, WebError>.self) { group in
+        let result: Result<[ClimateReport.Point], WebError> = await withTaskGroup(
+            of: Result<ClimateReport.Point?, WebError>.self
+        ) { group in
             for year in years {
                 let day = CivilDate(year: year, month: date.month, day: Self.day(date, in: year))
-                let key = "\(WebEndpoints.degrees(coordinate.latitude)),\(WebEndpoints.degrees(coordinate.longitude)),\(day.iso8601)"
+                let key =
+                    "\(WebEndpoints.degrees(coordinate.latitude)),\(WebEndpoints.degrees(coordinate.longitude)),\(day.iso8601)"
                 if let known = remembered.withLock({ $0[key] }) {
                     group.addTask { .success(known.map { .init(year: year, maximum: Temperature(celsius: $0)) }) }
                     continue
                 }
-                let url = WebEndpoints.url(archive, "/v1/archive", location + [
-                    ("start_date", day.iso8601), ("end_date", day.iso8601), ("daily", "temperature_2m_max"),
-                    ("timezone", "auto"),
-                ])
+                let url = WebEndpoints.url(
+                    archive, "/v1/archive",
+                    location + [
+                        ("start_date", day.iso8601), ("end_date", day.iso8601), ("daily", "temperature_2m_max"),
+                        ("timezone", "auto"),
+                    ])
                 group.addTask { [self] in
                     do throws(WebError) {
                         let days = try Self.days(from: try OpenMeteoResponse.body(of: try await http.get(url)))
@@ -69,7 +75,8 @@ public final class ClimateClient: Sendable {
             return failure.map { .failure($0) } ?? .success(found)
         }
         points += try result.get()
-        return try PayloadLimits.checked(ClimateReport(month: date.month, day: date.day, points: points), under: "daily.")
+        return try PayloadLimits.checked(
+            ClimateReport(month: date.month, day: date.day, points: points), under: "daily.")
     }
 
     /// 29 February in a year without one is read as the 28th.
@@ -90,7 +97,8 @@ public final class ClimateClient: Sendable {
     public static func days(from body: Data) throws(WebError) -> [Day] {
         let payload = try OpenMeteoResponse.decode(Payload.self, from: body)
         guard payload.daily.time.count == payload.daily.maximum.count else {
-            throw WebError(.badPayload, "daily: \(payload.daily.time.count) days but \(payload.daily.maximum.count) values")
+            throw WebError(
+                .badPayload, "daily: \(payload.daily.time.count) days but \(payload.daily.maximum.count) values")
         }
         guard payload.daily.time.count <= PayloadLimits.days else {
             throw WebError(.badPayload, "daily: \(payload.daily.time.count) days, more than \(PayloadLimits.days)")

@@ -77,11 +77,15 @@ final class CurlEngine: @unchecked Sendable {
         self.multi = multi
         var thread = pthread_t()
         let engine = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { engine in
-            Unmanaged<CurlEngine>.fromOpaque(engine!).takeRetainedValue().run()
-            return nil
-        }, engine)
-        guard created == 0 else { fatalError("the HTTP thread could not be started: \(String(cString: strerror(created)))") }
+        let created = pthread_create(
+            &thread, nil,
+            { engine in
+                Unmanaged<CurlEngine>.fromOpaque(engine!).takeRetainedValue().run()
+                return nil
+            }, engine)
+        guard created == 0 else {
+            fatalError("the HTTP thread could not be started: \(String(cString: strerror(created)))")
+        }
         pthread_detach(thread)
     }
 
@@ -244,13 +248,15 @@ private final class Transfer {
         try check(CCurl_setopt_long(api, handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(request.timeout.rounded(.up)))))
         try check(CCurl_setopt_off(api, handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumBodySize)))
         try check(CCurl_setopt_pointer(api, handle, CURLOPT_ERRORBUFFER, errorText))
-        try check(CCurl_setopt_data_callback(api, handle, CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
-            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receive(bytes, size * count)
-        })
+        try check(
+            CCurl_setopt_data_callback(api, handle, CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receive(bytes, size * count)
+            })
         try check(CCurl_setopt_pointer(api, handle, CURLOPT_WRITEDATA, context))
-        try check(CCurl_setopt_data_callback(api, handle, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
-            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().header(bytes, size * count)
-        })
+        try check(
+            CCurl_setopt_data_callback(api, handle, CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().header(bytes, size * count)
+            })
         try check(CCurl_setopt_pointer(api, handle, CURLOPT_HEADERDATA, context))
     }
 
@@ -300,10 +306,12 @@ private final class Transfer {
     func result(_ code: CURLcode) -> Result<HTTPClient.Response, WebError> {
         if headersTooLarge {
             return .failure(
-                WebError(.tooLarge, "the response's headers exceeded \(Self.maximumHeaderBytes) bytes and were refused"))
+                WebError(.tooLarge, "the response's headers exceeded \(Self.maximumHeaderBytes) bytes and were refused")
+            )
         }
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
-            return .failure(WebError(.tooLarge, "the response exceeded \(request.maximumBodySize) bytes and was refused"))
+            return .failure(
+                WebError(.tooLarge, "the response exceeded \(request.maximumBodySize) bytes and was refused"))
         }
         switch code {
         case CURLE_OK:

@@ -16,9 +16,11 @@ public struct GeocodingClient: Sendable {
 
     /// Up to `count` places matching `name`; none when the API has no match (it then leaves out `results`).
     public func search(_ name: String, count: Int = 10) async throws(WebError) -> [Place] {
-        let url = WebEndpoints.url(base, "/v1/search", [
-            ("name", name), ("count", String(count)), ("language", "en"), ("format", "json"),
-        ])
+        let url = WebEndpoints.url(
+            base, "/v1/search",
+            [
+                ("name", name), ("count", String(count)), ("language", "en"), ("format", "json"),
+            ])
         let body = try OpenMeteoResponse.body(of: try await http.get(url))
         return try Self.places(from: body)
     }
@@ -35,11 +37,12 @@ public struct GeocodingClient: Sendable {
             guard let coordinate = Coordinate(validatingLatitude: result.latitude, longitude: result.longitude) else {
                 continue
             }
-            places.append(Place(
-                id: id, name: PayloadLimits.capped(result.name), admin1: result.admin1.map(PayloadLimits.capped),
-                country: PayloadLimits.capped(result.country ?? ""),
-                countryCode: PayloadLimits.capped(result.countryCode?.uppercased() ?? ""), population: population,
-                coordinate: coordinate))
+            places.append(
+                Place(
+                    id: id, name: PayloadLimits.capped(result.name), admin1: result.admin1.map(PayloadLimits.capped),
+                    country: PayloadLimits.capped(result.country ?? ""),
+                    countryCode: PayloadLimits.capped(result.countryCode?.uppercased() ?? ""), population: population,
+                    coordinate: coordinate))
         }
         return places
     }

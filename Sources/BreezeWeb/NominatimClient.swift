@@ -7,6 +7,7 @@ public actor NominatimClient {
     private let http: HTTPClient
     private let base: URL
     private let minimumInterval: Duration
+    private let clock: any ServiceClock
     private var lastRequest: ContinuousClock.Instant?
     private var cache: [String: Place?] = [:]
     private var cacheOrder: [String] = []
@@ -14,10 +15,13 @@ public actor NominatimClient {
     /// The longest a request waits for its turn under the once-a-second rule.
     private let maximumWait = Duration.seconds(5)
 
-    public init(http: HTTPClient, base: URL, minimumInterval: Duration = .seconds(1)) {
+    public init(
+        http: HTTPClient, base: URL, minimumInterval: Duration = .seconds(1), clock: any ServiceClock = .system
+    ) {
         self.http = http
         self.base = base
         self.minimumInterval = minimumInterval
+        self.clock = clock
     }
 
     /// The city, town, village or hamlet at `coordinate`; nil where Nominatim names none. Positions within about
@@ -28,7 +32,6 @@ public actor NominatimClient {
         if let cached = cache[key] { return cached }
         // Space requests a second apart, counting from when each was sent (the actor is reentrant, so claim the
         // slot before suspending).
-        let clock = ContinuousClock()
         let slot = lastRequest.map { max(clock.now, $0 + minimumInterval) } ?? clock.now
         // Places arriving faster than one a second would otherwise queue here without end: past a short wait, the
         // offline name stands.
@@ -41,10 +44,12 @@ public actor NominatimClient {
         } catch {
             throw WebError(.transport, "cancelled")
         }
-        let url = WebEndpoints.url(base, "/reverse", [
-            ("format", "jsonv2"), ("lat", WebEndpoints.degrees(coordinate.latitude)),
-            ("lon", WebEndpoints.degrees(coordinate.longitude)), ("zoom", "10"), ("accept-language", "en"),
-        ])
+        let url = WebEndpoints.url(
+            base, "/reverse",
+            [
+                ("format", "jsonv2"), ("lat", WebEndpoints.degrees(coordinate.latitude)),
+                ("lon", WebEndpoints.degrees(coordinate.longitude)), ("zoom", "10"), ("accept-language", "en"),
+            ])
         let response: HTTPClient.Response
         do throws(WebError) {
             response = try await http.get(url)

@@ -64,7 +64,7 @@ enum OpenMeteoResponse {
 
     private static func readable(_ type: Any.Type) -> String {
         switch type {
-        case is Double.Type, is Int.Type, is Optional<Double>.Type: "a number"
+        case is Double.Type, is Int.Type, is Double?.Type: "a number"
         case is String.Type: "a string"
         default: "\(type)"
         }

@@ -36,7 +36,8 @@ public enum PayloadLimits {
     /// rather than the decoder's), converted exactly and checked against its bound; otherwise `badPayload`.
     static func integer(_ value: Double, in range: ClosedRange<Int>, field: String) throws(WebError) -> Int {
         guard let integer = Int(exactly: value), range.contains(integer) else {
-            throw WebError(.badPayload, "\(field): \(value) is not a whole number in \(range.lowerBound)...\(range.upperBound)")
+            throw WebError(
+                .badPayload, "\(field): \(value) is not a whole number in \(range.lowerBound)...\(range.upperBound)")
         }
         return integer
     }

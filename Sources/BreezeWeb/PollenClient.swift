@@ -18,18 +18,22 @@ public struct PollenClient: Sendable {
 
     public func fetch(_ coordinate: Coordinate) async throws(WebError) -> PollenReport {
         if let googleKey {
-            let url = WebEndpoints.url(google, "/v1/forecast:lookup", [
-                ("key", googleKey), ("location.latitude", WebEndpoints.degrees(coordinate.latitude)),
-                ("location.longitude", WebEndpoints.degrees(coordinate.longitude)), ("days", "1"),
-            ])
+            let url = WebEndpoints.url(
+                google, "/v1/forecast:lookup",
+                [
+                    ("key", googleKey), ("location.latitude", WebEndpoints.degrees(coordinate.latitude)),
+                    ("location.longitude", WebEndpoints.degrees(coordinate.longitude)), ("days", "1"),
+                ])
             let body = try OpenMeteoResponse.body(of: try await http.get(url))
             return try Self.googleReport(from: body)
         }
-        let url = WebEndpoints.url(openMeteo, "/v1/air-quality", [
-            ("latitude", WebEndpoints.degrees(coordinate.latitude)),
-            ("longitude", WebEndpoints.degrees(coordinate.longitude)),
-            ("current", OpenMeteoTaxon.allCases.map(\.rawValue).joined(separator: ",")), ("timezone", "auto"),
-        ])
+        let url = WebEndpoints.url(
+            openMeteo, "/v1/air-quality",
+            [
+                ("latitude", WebEndpoints.degrees(coordinate.latitude)),
+                ("longitude", WebEndpoints.degrees(coordinate.longitude)),
+                ("current", OpenMeteoTaxon.allCases.map(\.rawValue).joined(separator: ",")), ("timezone", "auto"),
+            ])
         let body = try OpenMeteoResponse.body(of: try await http.get(url))
         return try Self.openMeteoReport(from: body)
     }
@@ -113,7 +117,9 @@ public struct PollenClient: Sendable {
         guard types.count + plants.count <= PlausibleRange.pollenEntries else {
             throw WebError(.badPayload, "dailyInfo[0]: \(types.count + plants.count) pollen types and plants")
         }
-        func entry(_ info: GooglePayload.Info, _ kind: PollenReport.Entry.Kind, _ path: String) throws(WebError) -> PollenReport.Entry {
+        func entry(_ info: GooglePayload.Info, _ kind: PollenReport.Entry.Kind, _ path: String) throws(WebError)
+            -> PollenReport.Entry
+        {
             var level: PollenLevel?
             if let value = info.indexInfo?.value {
                 guard PlausibleRange.pollenIndex.contains(value) else {
@@ -123,7 +129,8 @@ public struct PollenClient: Sendable {
             }
             let code = PayloadLimits.capped(info.code)
             return PollenReport.Entry(
-                code: code, name: info.displayName.map(PayloadLimits.capped) ?? code.capitalized, kind: kind, level: level)
+                code: code, name: info.displayName.map(PayloadLimits.capped) ?? code.capitalized, kind: kind,
+                level: level)
         }
         var entries: [PollenReport.Entry] = []
         for (index, info) in types.enumerated() {

@@ -48,7 +48,8 @@ public final class RequestBudget: Sendable {
             return nil
         }
         if let wait {
-            throw WebError(.overBudget, "request budget spent; the next request may go in \(Int(wait.rounded(.up))) s",
+            throw WebError(
+                .overBudget, "request budget spent; the next request may go in \(Int(wait.rounded(.up))) s",
                 retryAfter: wait)
         }
     }

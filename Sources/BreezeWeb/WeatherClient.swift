@@ -18,12 +18,14 @@ public struct WeatherClient: Sendable {
     static let forecastDays = 7
 
     public func fetch(_ coordinate: Coordinate) async throws(WebError) -> WeatherReport {
-        let url = WebEndpoints.url(base, "/v1/forecast", [
-            ("latitude", WebEndpoints.degrees(coordinate.latitude)),
-            ("longitude", WebEndpoints.degrees(coordinate.longitude)),
-            ("current", Self.current.joined(separator: ",")), ("daily", Self.daily.joined(separator: ",")),
-            ("forecast_days", String(Self.forecastDays)), ("timezone", "auto"),
-        ])
+        let url = WebEndpoints.url(
+            base, "/v1/forecast",
+            [
+                ("latitude", WebEndpoints.degrees(coordinate.latitude)),
+                ("longitude", WebEndpoints.degrees(coordinate.longitude)),
+                ("current", Self.current.joined(separator: ",")), ("daily", Self.daily.joined(separator: ",")),
+                ("forecast_days", String(Self.forecastDays)), ("timezone", "auto"),
+            ])
         let body = try OpenMeteoResponse.body(of: try await http.get(url))
         return try Self.report(from: body)
     }
@@ -54,20 +56,24 @@ public struct WeatherClient: Sendable {
             guard count <= PlausibleRange.forecastDays else {
                 throw WebError(.badPayload, "daily: \(count) days, more than \(PlausibleRange.forecastDays)")
             }
-            for (name, values) in [("weather_code", daily.code), ("temperature_2m_max", daily.high),
-                                   ("temperature_2m_min", daily.low), ("precipitation_probability_max", daily.precipitation)]
+            for (name, values) in [
+                ("weather_code", daily.code), ("temperature_2m_max", daily.high),
+                ("temperature_2m_min", daily.low), ("precipitation_probability_max", daily.precipitation),
+            ]
             where values.map({ $0.count != count }) ?? false {
                 throw WebError(.badPayload, "daily.\(name): \(values?.count ?? 0) values for \(count) days")
             }
             for (index, text) in daily.time.enumerated() {
                 guard CivilDate(iso8601: Substring(text)) != nil else {
-                    throw WebError(.badPayload, "daily.time[\(index)]: \"\(PayloadLimits.capped(text))\" is not YYYY-MM-DD")
+                    throw WebError(
+                        .badPayload, "daily.time[\(index)]: \"\(PayloadLimits.capped(text))\" is not YYYY-MM-DD")
                 }
-                days.append(WeatherReport.Day(
-                    date: text, code: try weatherCode(daily.code?[index], field: "daily.weather_code[\(index)]"),
-                    high: daily.high?[index].map(Temperature.init(celsius:)),
-                    low: daily.low?[index].map(Temperature.init(celsius:)),
-                    precipitationProbability: daily.precipitation?[index]))
+                days.append(
+                    WeatherReport.Day(
+                        date: text, code: try weatherCode(daily.code?[index], field: "daily.weather_code[\(index)]"),
+                        high: daily.high?[index].map(Temperature.init(celsius:)),
+                        low: daily.low?[index].map(Temperature.init(celsius:)),
+                        precipitationProbability: daily.precipitation?[index]))
             }
         }
         return try PayloadLimits.checked(WeatherReport(time: time, current: now, days: days), under: "")

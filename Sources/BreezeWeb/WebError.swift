@@ -56,7 +56,8 @@ public struct WebError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch code {
         case .badRequest, .tooLarge: false
-        case .transport, .timeout, .rateLimited, .serverError, .unavailable, .unexpectedStatus, .badPayload, .overBudget:
+        case .transport, .timeout, .rateLimited, .serverError, .unavailable, .unexpectedStatus, .badPayload,
+            .overBudget:
             true
         }
     }

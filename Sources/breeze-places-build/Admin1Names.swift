@@ -18,8 +18,10 @@ enum Admin1Names {
             guard fields.count >= 6, let latitude = Double(fields[0]), let longitude = Double(fields[1]),
                 !fields[3].isEmpty
             else { continue }
-            rows["\(fields[5])|\(fields[2])", default: []].append(Row(latitude: latitude, longitude: longitude,
-                                                                        admin1: fields[3]))
+            rows["\(fields[5])|\(fields[2])", default: []].append(
+                Row(
+                    latitude: latitude, longitude: longitude,
+                    admin1: fields[3]))
         }
 
         var votes: [String: [String: Int]] = [:]
@@ -48,9 +50,16 @@ enum CSVLine {
             if quoted {
                 if character == "\"" {
                     if let next = iterator.next() {
-                        if next == "\"" { field.append("\"") } else {
+                        if next == "\"" {
+                            field.append("\"")
+                        } else {
                             quoted = false
-                            if next == "," { fields.append(field); field = "" } else { field.append(next) }
+                            if next == "," {
+                                fields.append(field)
+                                field = ""
+                            } else {
+                                field.append(next)
+                            }
                         }
                     } else {
                         quoted = false

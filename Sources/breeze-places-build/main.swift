@@ -49,7 +49,8 @@ func main() throws {
     let started = Date()
 
     var records = try GeoNamesReader.places(from: folder.appendingPathComponent("cities1000.json"))
-    let coded = options.codes.isEmpty
+    let coded =
+        options.codes.isEmpty
         ? 0 : try GeoNamesReader.addCodes(from: URL(fileURLWithPath: options.codes), to: &records)
     let countries = try GeoNamesReader.countryNames(from: folder.appendingPathComponent("countries.json"))
     var admin1 = try Admin1Names.recover(
@@ -72,7 +73,8 @@ func main() throws {
     try Data(bytes).write(to: URL(fileURLWithPath: options.output), options: .atomic)
 
     let share = Double(summary.placesWithAdmin1Name) / Double(max(summary.places, 1)) * 100
-    print("""
+    print(
+        """
         wrote \(options.output): \(summary.bytes) bytes in \(String(format: "%.1f", Date().timeIntervalSince(started))) s
           places \(summary.places) (with codes \(coded)), city sections \(summary.sections), countries \(summary.countries)
           admin1 divisions \(summary.admin1); places with an admin1 name \(summary.placesWithAdmin1Name) \

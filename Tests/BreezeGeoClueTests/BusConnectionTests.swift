@@ -17,18 +17,18 @@ struct BusConnectionTests {
         #expect(signature == "s")
         #expect(list.contains(.string(bus.uniqueName)))
 
-        let missing = await #expect(throws: BusError.self) {
+        let missing = await thrownError(BusError.self) {
             try await bus.call("org.freedesktop.GeoClue2", "/org/freedesktop/GeoClue2/Manager",
                                "org.freedesktop.GeoClue2.Manager", "GetClient", timeout: 5)
         }
         #expect(missing?.isServiceUnknown == true, "\(String(describing: missing))")
 
-        let badPath = await #expect(throws: BusError.self) {
+        let badPath = await thrownError(BusError.self) {
             try await bus.call("org.freedesktop.DBus", "not a path", "org.freedesktop.DBus", "GetId", timeout: 5)
         }
         #expect(badPath?.name == BusError.badReplyName)
         bus.close()
-        let closed = await #expect(throws: BusError.self) {
+        let closed = await thrownError(BusError.self) {
             try await bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", timeout: 5)
         }
         #expect(closed?.name == BusError.disconnectedName)
@@ -49,11 +49,11 @@ struct BusConnectionTests {
                                    DBusValue.properties([("MaxAccuracyLevel", .uint32(8))]), .array(signature: "s", [])]
         let echoed = try await client.call(server.uniqueName, "/test/Object", "test.Object", "Echo", values, timeout: 5)
         #expect(echoed == values)
-        let unknown = await #expect(throws: BusError.self) {
+        let unknown = await thrownError(BusError.self) {
             try await client.call(server.uniqueName, "/test/Object", "test.Object", "Fly", [], timeout: 5)
         }
         #expect(unknown?.name == "org.freedesktop.DBus.Error.UnknownMethod")
-        let nowhere = await #expect(throws: BusError.self) {
+        let nowhere = await thrownError(BusError.self) {
             try await client.call(server.uniqueName, "/test/Nowhere", "test.Object", "Echo", [], timeout: 5)
         }
         #expect(nowhere?.name == "org.freedesktop.DBus.Error.UnknownObject")

@@ -91,6 +91,13 @@ public final class ManualClock: ServiceClock {
     }
 
     /// Moves the clock on by `duration`, waking every sleep that is then due (soonest first).
+    /// Moves the calendar time by `seconds` (back when negative) and leaves the monotonic time where it is: NTP
+    /// stepping a clock that booted at a saved time, or a resume from suspend (the calendar moved on; the monotonic
+    /// clock stood still). No sleep ends: they wait on the monotonic time.
+    public func stepWallClock(by seconds: Double) {
+        state.withLock { $0.wallStart += seconds }
+    }
+
     public func advance(by duration: Duration) {
         let (due, satisfied) = state.withLock { state in
             state.elapsed += duration

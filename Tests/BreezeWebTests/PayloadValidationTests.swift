@@ -223,7 +223,7 @@ import Testing
         try await fixture.fault("400", path: "/v1/air-quality", reason: hostile)
         let client = AirQualityClient(
             http: HTTPClient(userAgent: "breezed-tests/1", timeout: 5), base: fixture.baseURL)
-        let error = await #expect(throws: WebError.self) { try await client.fetch(Self.coordinate) }
+        let error = await thrownError(WebError.self) { try await client.fetch(Self.coordinate) }
         #expect(error?.code == .badRequest)
         #expect((error?.reason.count ?? .max) <= WebError.maximumReasonLength, "\(error?.reason.count ?? 0) characters")
         #expect(error?.reason.hasPrefix("\u{1B}[2J\u{07}\r\u{00}") == true, "the raw text is kept")

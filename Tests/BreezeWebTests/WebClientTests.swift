@@ -50,7 +50,7 @@ import Testing
         defer { fixture.stop() }
         try await fixture.fault(fault.kind, path: "/v1/air-quality", retryAfter: 7)
         let client = AirQualityClient(http: Self.http(), base: fixture.baseURL)
-        let error = await #expect(throws: WebError.self) { try await client.fetch(Self.zurich) }
+        let error = await thrownError(WebError.self) { try await client.fetch(Self.zurich) }
         #expect(error?.code == fault.code, "\(String(describing: error))")
         #expect(error?.reason.contains(fault.reason) == true, "\(String(describing: error))")
         if fault.kind == "429" || fault.kind == "503" { #expect(error?.retryAfter == 7) }
@@ -64,7 +64,7 @@ import Testing
         defer { fixture.stop() }
         try await fixture.fault("truncated", path: "/v1/air-quality")
         let client = AirQualityClient(http: Self.http(timeout: 2), base: fixture.baseURL)
-        let error = await #expect(throws: WebError.self) { try await client.fetch(Self.zurich) }
+        let error = await thrownError(WebError.self) { try await client.fetch(Self.zurich) }
         #expect([.transport, .timeout, .badPayload].contains(error?.code), "\(String(describing: error))")
     }
 
@@ -74,7 +74,7 @@ import Testing
         try await fixture.fault("stall", path: "/v1/air-quality", delay: 30)
         let client = AirQualityClient(http: Self.http(timeout: 1), base: fixture.baseURL)
         let started = ContinuousClock.now
-        let error = await #expect(throws: WebError.self) { try await client.fetch(Self.zurich) }
+        let error = await thrownError(WebError.self) { try await client.fetch(Self.zurich) }
         #expect(error?.code == .timeout, "\(String(describing: error))")
         #expect(ContinuousClock.now - started < .seconds(10))
     }
@@ -161,7 +161,7 @@ import Testing
         defer { fixture.stop() }
         try await fixture.fault("wrong-types", path: "/v1/archive", match: "start_date=1990")
         let client = ClimateClient(http: Self.http(), archive: fixture.baseURL, forecast: fixture.baseURL)
-        let error = await #expect(throws: WebError.self) { try await client.fetch(Self.zurich) }
+        let error = await thrownError(WebError.self) { try await client.fetch(Self.zurich) }
         #expect(error?.code == .badPayload)
         #expect(error?.reason.contains("temperature_2m_max") == true, "\(String(describing: error))")
     }
@@ -199,7 +199,7 @@ import Testing
         let budget = RequestBudget(limits: .init(perMinute: 3, perHour: 100, perDay: 1_000))
         let client = AirQualityClient(http: Self.http(budget: budget), base: fixture.baseURL)
         for _ in 0..<3 { _ = try await client.fetch(Self.zurich) }
-        let error = await #expect(throws: WebError.self) { try await client.fetch(Self.zurich) }
+        let error = await thrownError(WebError.self) { try await client.fetch(Self.zurich) }
         #expect(error?.code == .overBudget)
         #expect((error?.retryAfter ?? 0) > 50)
         #expect(budget.total == 3)

@@ -129,25 +129,21 @@ final class ProtocolFuzzing: Sendable {
         }
     }
 
-    /// Waits for the daemon's answer: the fuzzer calls in synchronously. A request the socket thread answers
-    /// straight to bytes (`answerNow`) must get the very lines the daemon's answer encodes to; any difference stops
-    /// the fuzzer, as a crash does, with the request that showed it.
+    /// Waits for the daemon's answer, by the path the socket server takes (the fuzzer calls in synchronously). Each
+    /// line of it must be JSON answering the request (its id, or none when it had none); any other stops the fuzzer,
+    /// as a crash does, with the request that showed it.
     private func answer(_ request: ProtocolRequest) {
-        let now = daemon.answerNow(request)
         let done = DispatchSemaphore(value: 0)
         let daemon = daemon
-        let lines = Mutex<[[UInt8]]>([])
+        let messages = Mutex<[JSONValue]>([])
         Task.detached {
-            let encoded = await daemon.handle(request, peerUID: 0).map { $0.encodedLine() }
-            lines.withLock { $0 = encoded }
+            let answer = await daemon.handle(request, peerUID: 0)
+            messages.withLock { $0 = answer }
             done.signal()
         }
         done.wait()
-        if let now, now != lines.withLock({ $0 }) {
-            fatalError("""
-                answered on the socket thread: \(String(decoding: now.joined(), as: UTF8.self))
-                answered by the daemon: \(String(decoding: lines.withLock { $0 }.joined(), as: UTF8.self))
-                """)
+        for message in messages.withLock({ $0 }) where message["id"] != request.id {
+            fatalError("the answer to \(request.body.encodedLine()) does not carry its id: \(message)")
         }
     }
 }
