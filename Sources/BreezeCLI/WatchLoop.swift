@@ -4,7 +4,7 @@ import Glibc
 
 /// `breezectl watch`: breezed's updates as they come, for as long as it is left running. breezed stopping,
 /// restarting or not running yet does not end it: it prints that breezed is unavailable and connects again after a
-/// pause that doubles from `firstRetry` up to `lastRetry`, and once breezed answers the updates resume. Only a usage
+/// pause that doubles from `firstRetry` up to `lastRetry` (cut short when breezed's socket appears: `SocketWait`), and once breezed answers the updates resume. Only a usage
 /// error (a socket path too long) ends it. With `--once` it prints one line and exits, 69 when breezed cannot be
 /// reached (after printing the line that says so).
 struct WatchLoop {
@@ -41,16 +41,9 @@ struct WatchLoop {
             // Each outage once, and again only when its reason changes.
             if reason != shown { output.write(now().outageLine(reason)) }
             shown = reason
-            Self.pause(seconds: delay)
+            SocketWait.wait(for: socket, atMost: delay)
             delay = min(delay * 2, Self.lastRetry)
         }
-    }
-
-    /// Waits out a retry's pause (whole, across interruptions by a signal).
-    private static func pause(seconds: Double) {
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 
     /// The renderer with its clock at the present, for the ages it prints.
