@@ -1,31 +1,27 @@
+public import BreezeCore
 internal import CMosquitto
 
-/// What went wrong talking to an MQTT broker: a code, a message for people, and libmosquitto's own result code.
-public struct MQTTError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        /// The broker's address or a setting cannot be used.
-        case badConfiguration = "bad-configuration"
-        /// The broker could not be reached, or the connection ended.
-        case unreachable
-        /// The broker answered the connection with a refusal (bad credentials, not authorised).
-        case refused
-        /// Any other libmosquitto failure.
-        case library
-    }
+/// What went wrong talking to an MQTT broker: a code, a message for people, and libmosquitto's own result code
+/// (`MosquittoResult`) as the cause.
+public typealias MQTTError = CodedError<MQTTErrorCode>
 
-    public var code: Code
-    public var message: String
-    /// libmosquitto's `MOSQ_ERR_*` value (or the CONNACK code for `refused`); nil for an error found before it.
-    public var result: Int32?
+public enum MQTTErrorCode: String, Sendable {
+    /// The broker's address or a setting cannot be used.
+    case badConfiguration = "bad-configuration"
+    /// The broker could not be reached, or the connection ended.
+    case unreachable
+    /// The broker answered the connection with a refusal (bad credentials, not authorised).
+    case refused
+    /// Any other libmosquitto failure.
+    case library
+}
 
-    public init(_ code: Code, _ message: String, result: Int32? = nil) {
-        self.code = code
-        self.message = message
-        self.result = result
-    }
+/// libmosquitto's `MOSQ_ERR_*` value, or the CONNACK code of a refusal.
+public struct MosquittoResult: Error, Hashable, Sendable {
+    public var value: Int32
+}
 
-    public var description: String { message }
-
+extension MQTTError {
     /// The error for libmosquitto's `result` from `call`, with `mosquitto_strerror`'s reason.
     static func library(_ call: String, _ result: Int32) -> MQTTError {
         let reason = MQTTLibrary.reason(result)
@@ -39,14 +35,14 @@ public struct MQTTError: Error, Sendable, CustomStringConvertible {
             case Int32(MOSQ_ERR_INVAL.rawValue): .badConfiguration
             default: .library
             }
-        return MQTTError(code, "\(call): \(reason)", result: result)
+        return MQTTError(code, "\(call): \(reason)", cause: MosquittoResult(value: result))
     }
 
     /// The refusal the broker answered a connection with: `mosquitto_connack_string`'s reason.
     static func refused(_ connack: Int32) -> MQTTError {
         MQTTError(
             .refused, "the broker refused the connection: \(MQTTLibrary.connackReason(connack))",
-            result: connack)
+            cause: MosquittoResult(value: connack))
     }
 }
 

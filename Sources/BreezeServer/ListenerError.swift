@@ -1,30 +1,21 @@
+public import BreezeCore
 import BreezeSystem
 
 /// Why a listening socket could not be made at a path: a code the daemon can report, a message for people, and the
 /// failed system call where there is one.
-public struct ListenerError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        /// Another process answers on the socket at the path: it is left alone.
-        case inUse = "in-use"
-        /// A file that is not a socket is at the path: it is left alone.
-        case notASocket = "not-a-socket"
-        case pathTooLong = "path-too-long"
-        case systemCall = "system-call"
-    }
+public typealias ListenerError = CodedError<ListenerErrorCode>
 
-    public var code: Code
-    public var message: String
-    public var cause: SystemCallError?
+public enum ListenerErrorCode: String, Sendable {
+    /// Another process answers on the socket at the path: it is left alone.
+    case inUse = "in-use"
+    /// A file that is not a socket is at the path: it is left alone.
+    case notASocket = "not-a-socket"
+    case pathTooLong = "path-too-long"
+    case systemCall = "system-call"
+}
 
-    public init(_ code: Code, _ message: String, cause: SystemCallError? = nil) {
-        self.code = code
-        self.message = message
-        self.cause = cause
-    }
-
+extension ListenerError {
     init(_ cause: SystemCallError) {
         self.init(.systemCall, cause.description, cause: cause)
     }
-
-    public var description: String { message }
 }
