@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 
 /// A failed breezectl run: the message for the person, and the exit status for scripts.

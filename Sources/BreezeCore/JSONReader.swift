@@ -1,55 +1,73 @@
-import BreezeCore
-
-/// A strict recursive-descent JSON parser over UTF-8 bytes, bounded in depth.
-struct JSONParser {
-    static let maximumDepth = 64
-    /// Up to this many members an object's keys are compared in turn to find a repeat; past it, looked up.
-    static let membersComparedInTurn = 32
-
-    private let bytes: [UInt8]
-    private var position = 0
-    private var depth = 0
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
+/// The one JSON reader: strict RFC 8259 over UTF-8 bytes, bounded in depth. The socket protocol, gpsd's reports and
+/// breezectl read their JSON through it.
+///
+/// Strict means a text is a value only when all of it is: no hex or `+` numbers, no leading zeros, no NaN, no
+/// control characters or invalid UTF-8 in strings, no lone surrogate escapes, nothing after the value but spaces.
+/// (libgps's own parser reads `0x2E` as 0 and `-33.86abc` as -33.86.)
+public struct JSONReader {
+    /// What a key given twice in one object means.
+    public enum RepeatedKeys: Sendable {
+        /// The key keeps its first place and takes the last value (the socket protocol).
+        case lastWins
+        /// The text is refused: two readers of the same line could otherwise disagree on its value (gpsd's
+        /// reports).
+        case refused
     }
 
-    mutating func parseDocument() throws(ProtocolError) -> JSONValue {
-        let value = try parseValue()
-        skipSpace()
-        guard position == bytes.count else { throw failure("text after the JSON value") }
+    /// Nesting deeper than this is refused rather than recursed into.
+    public static let maximumDepth = 64
+    /// Up to this many members an object's keys are compared in turn to find a repeat; past it, looked up, so that a
+    /// line of thousands of keys costs time in proportion to them, not to their square.
+    static let membersComparedInTurn = 32
+
+    /// Reads one JSON text: a value, with spaces, tabs, carriage returns and newlines allowed around it.
+    /// - Throws: `JSONSyntaxError` saying what is wrong and at which byte.
+    public static func value(
+        of bytes: some Collection<UInt8>, repeatedKeys: RepeatedKeys = .lastWins
+    ) throws(JSONSyntaxError) -> JSONValue {
+        var reader = JSONReader(bytes: Array(bytes), repeatedKeys: repeatedKeys)
+        let value = try reader.value()
+        reader.skipSpace()
+        guard reader.position == reader.bytes.count else { throw reader.failure("text after the JSON value") }
         return value
     }
 
-    private func failure(_ what: String) -> ProtocolError {
-        ProtocolError(.malformedJSON, "not valid JSON: \(what) at byte \(position)")
+    private let bytes: [UInt8]
+    private let repeatedKeys: RepeatedKeys
+    private var position = 0
+    private var depth = 0
+
+    private init(bytes: [UInt8], repeatedKeys: RepeatedKeys) {
+        self.bytes = bytes
+        self.repeatedKeys = repeatedKeys
     }
+
+    private func failure(_ what: String) -> JSONSyntaxError {
+        JSONSyntaxError(what, at: position)
+    }
+
+    private var next: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     private mutating func skipSpace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
+        while let byte = next, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
     }
 
-    private mutating func parseValue() throws(ProtocolError) -> JSONValue {
+    private mutating func value() throws(JSONSyntaxError) -> JSONValue {
         skipSpace()
-        guard position < bytes.count else { throw failure("unexpected end") }
-        switch bytes[position] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
-        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
-        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        guard let byte = next else { throw failure("unexpected end") }
+        switch byte {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw failure("unexpected character")
         }
     }
 
-    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(ProtocolError) -> JSONValue {
+    private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
         let count = word.utf8.count
         guard bytes.count - position >= count, bytes[position..<position + count].elementsEqual(word.utf8) else {
             throw failure("unknown word")
@@ -58,39 +76,36 @@ struct JSONParser {
         return value
     }
 
-    private mutating func enter() throws(ProtocolError) {
+    private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
         if depth > Self.maximumDepth { throw failure("nested more than \(Self.maximumDepth) deep") }
     }
 
-    private mutating func parseObject() throws(ProtocolError) -> JSONValue {
+    private mutating func object() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         position += 1
         var members: [(String, JSONValue)] = []
-        // Requests have a few members: room for them at once, not grown from one.
-        members.reserveCapacity(4)
-        // Where each key is, once there are too many to compare in turn: a line of thousands of keys then costs
-        // time in proportion to them, not to their square (64 KiB of keys held the socket thread a quarter second).
+        // Where each key is, once there are too many to compare in turn.
         var positions: [String: Int] = [:]
         skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+        if next == UInt8(ascii: "}") {
             position += 1
             return .object(members)
         }
         while true {
             skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a key") }
-            let key = try parseString()
+            guard next == UInt8(ascii: "\"") else { throw failure("expected a key") }
+            let key = try string()
             skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':'") }
+            guard next == UInt8(ascii: ":") else { throw failure("expected ':'") }
             position += 1
-            let value = try parseValue()
+            let value = try value()
             let existing =
-                members.count <= Self.membersComparedInTurn
-                ? members.firstIndex { $0.0 == key } : positions[key]
+                members.count <= Self.membersComparedInTurn ? members.firstIndex { $0.0 == key } : positions[key]
             if let existing {
-                members[existing].1 = value  // the last of duplicate keys wins
+                guard repeatedKeys == .lastWins else { throw failure("a key given twice") }
+                members[existing].1 = value
             } else {
                 members.append((key, value))
                 if members.count == Self.membersComparedInTurn + 1 {
@@ -100,152 +115,131 @@ struct JSONParser {
                 }
             }
             skipSpace()
-            guard position < bytes.count else { throw failure("unexpected end") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                continue
-            }
-            if bytes[position] == UInt8(ascii: "}") {
+            switch next {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
                 position += 1
                 return .object(members)
+            default: throw failure("expected ',' or '}'")
             }
-            throw failure("expected ',' or '}'")
         }
     }
 
-    private mutating func parseArray() throws(ProtocolError) -> JSONValue {
+    private mutating func array() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         position += 1
         var values: [JSONValue] = []
         skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+        if next == UInt8(ascii: "]") {
             position += 1
             return .array(values)
         }
         while true {
-            values.append(try parseValue())
+            values.append(try value())
             skipSpace()
-            guard position < bytes.count else { throw failure("unexpected end") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                continue
-            }
-            if bytes[position] == UInt8(ascii: "]") {
+            switch next {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
                 position += 1
                 return .array(values)
+            default: throw failure("expected ',' or ']'")
             }
-            throw failure("expected ',' or ']'")
         }
     }
 
-    private mutating func parseNumber() throws(ProtocolError) -> JSONValue {
+    private mutating func number() throws(JSONSyntaxError) -> JSONValue {
         let start = position
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
         func digits() -> Int {
-            let from = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
-                position += 1
-            }
-            return position - from
+            let first = position
+            while let byte = next, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
+            return position - first
         }
+        if next == UInt8(ascii: "-") { position += 1 }
+        let integerStart = position
         let integerDigits = digits()
         guard integerDigits > 0 else { throw failure("expected digits") }
-        if integerDigits > 1 && bytes[start + (bytes[start] == UInt8(ascii: "-") ? 1 : 0)] == UInt8(ascii: "0") {
-            throw failure("leading zero")
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+        if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") { throw failure("leading zero") }
+        if next == UInt8(ascii: ".") {
             position += 1
             guard digits() > 0 else { throw failure("expected digits after '.'") }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+        if next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-                position += 1
-            }
+            if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { position += 1 }
             guard digits() > 0 else { throw failure("expected digits in the exponent") }
         }
-        // Most numbers (ids, limits, coordinates) are exact from their digits: made without strtod.
-        let end = position
-        let exact = bytes.withUnsafeBufferPointer {
-            JSONNumber.exactValue(UnsafeBufferPointer(rebasing: $0[start..<end]))
-        }
-        if let exact { return .number(exact) }
-        guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)), value.isFinite else {
-            throw failure("number out of range")
-        }
+        // The grammar above let through only ASCII.
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw failure("number out of range") }
         return .number(value)
     }
 
-    private mutating func parseString() throws(ProtocolError) -> String {
-        position += 1  // the opening quote
-        // Most strings have no escape: made from their bytes at once.
-        let start = position
-        while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\"),
-            bytes[position] >= 0x20
-        {
-            position += 1
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "\"") {
-            position += 1
-            return String(decoding: bytes[start..<position - 1], as: UTF8.self)
-        }
-        // An escape (or the end) comes first: the bytes read so far are the first run, not read again.
+    /// A string, its opening quote next: escapes read, control characters and invalid UTF-8 refused.
+    private mutating func string() throws(JSONSyntaxError) -> String {
+        position += 1
         var scalars = String.UnicodeScalarView()
-        var run = start
-        func flush(_ end: Int) {
-            scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars)
+        // The bytes since the last escape, appended as text when the next escape or the closing quote comes.
+        var run = position
+        func appendRun() throws(JSONSyntaxError) {
+            guard run < position else { return }
+            guard let text = String(validating: bytes[run..<position], as: UTF8.self) else {
+                throw JSONSyntaxError("invalid UTF-8 in a string", at: run)
+            }
+            scalars.append(contentsOf: text.unicodeScalars)
         }
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                flush(position)
+        while let byte = next {
+            switch byte {
+            case UInt8(ascii: "\""):
+                try appendRun()
                 position += 1
                 return String(scalars)
-            }
-            if byte < 0x20 { throw failure("control character in a string") }
-            if byte != UInt8(ascii: "\\") {
+            case UInt8(ascii: "\\"):
+                try appendRun()
                 position += 1
-                continue
-            }
-            flush(position)
-            position += 1
-            guard position < bytes.count else { break }
-            let escape = bytes[position]
-            position += 1
-            switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
-            case UInt8(ascii: "u"):
-                var code = try parseHex4()
-                if (0xD800...0xDBFF).contains(code) {
-                    // A surrogate pair: the low half must follow.
-                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                        bytes[position + 1] == UInt8(ascii: "u")
-                    else { throw failure("lone surrogate") }
-                    position += 2
-                    let low = try parseHex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw failure("bad surrogate pair") }
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                }
-                guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
-                scalars.append(scalar)
+                scalars.append(try escape())
+                run = position
+            case 0..<0x20:
+                throw failure("control character in a string")
             default:
-                throw failure("invalid escape")
+                position += 1
             }
-            run = position
         }
         throw failure("unterminated string")
     }
 
+    /// The character an escape stands for, its backslash read.
+    private mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        guard let letter = next else { throw failure("unterminated string") }
+        position += 1
+        switch letter {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"): break
+        default: throw failure("invalid escape")
+        }
+        var code = try hex4()
+        if (0xD800...0xDBFF).contains(code) {
+            // A surrogate pair: the low half must follow.
+            guard next == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
+            else { throw failure("lone surrogate") }
+            position += 2
+            let low = try hex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw failure("bad surrogate pair") }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
+        return scalar
+    }
+
     /// Exactly four hex digits. (`UInt32(_:radix:)` would also take a sign: `\u+041` is not JSON.)
-    private mutating func parseHex4() throws(ProtocolError) -> UInt32 {
+    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         guard bytes.count - position >= 4 else { throw failure("invalid \\u escape") }
         var value: UInt32 = 0
         for byte in bytes[position..<position + 4] {
@@ -261,4 +255,17 @@ struct JSONParser {
         position += 4
         return value
     }
+}
+
+/// Why a text is not JSON: what is wrong, and at which byte.
+public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var problem: String
+    public var offset: Int
+
+    init(_ problem: String, at offset: Int) {
+        self.problem = problem
+        self.offset = offset
+    }
+
+    public var description: String { "not valid JSON: \(problem) at byte \(offset)" }
 }

@@ -44,18 +44,18 @@ final class ReadOnlyRequests: Sendable {
     func lookup(_ request: ProtocolRequest) -> [[UInt8]] {
         Self.lines(request) { () throws(ProtocolError) in
             let match = try lookupMatch(request)
-            return ProtocolMessage.placeLine(match.place, distance: match.distance, id: request.id)
+            return Self.line(ProtocolMessage.place(match.place, distance: match.distance), answering: request)
         }
     }
 
     /// The answer to `popular`.
     func popular(_ request: ProtocolRequest) -> [[UInt8]] {
-        [ProtocolMessage.placesLine(popularPlaces(), extra: [], id: request.id)]
+        [Self.line(ProtocolMessage.places(popularPlaces(), extra: []), answering: request)]
     }
 
     /// The answer to `saved` with the action `list`, and to a change of the saved cities once it is made.
     func savedList(_ request: ProtocolRequest) -> [[UInt8]] {
-        [ProtocolMessage.placesLine(savedCities, extra: Self.savedExtra, id: request.id)]
+        [Self.line(ProtocolMessage.places(savedCities, extra: Self.savedExtra), answering: request)]
     }
 
     /// The answer to `search`: now, from the index, when it stays offline (asked to, online search off, or the web
@@ -70,24 +70,19 @@ final class ReadOnlyRequests: Sendable {
         let (query, limit, wantsOnline) = arguments
         if wantsOnline, let geocoding, geocoding.canSearchNow {
             return .later { [self] in
-                [
-                    ProtocolMessage.reply(await searchOnline(query, limit: limit, geocoding), id: request.id)
-                        .encodedLine()
-                ]
+                [Self.line(await searchOnline(query, limit: limit, geocoding), answering: request)]
             }
         }
         // Not asked for (`online` false) is "off", as online search switched off is.
         let online = geocoding == nil || !wantsOnline ? "off" : "failed: \(WebError.Code.overBudget.rawValue)"
-        // Written straight from the index's bytes: making each place's strings cost a third of the answer.
-        let positions = citySearch.positions(matching: query, limit: limit)
-        return .now([
-            ProtocolMessage.placesLine(
-                expectedCount: positions.count, extra: [("query", .string(query)), ("online", .string(online))],
-                id: request.id
-            ) { write in
-                for position in positions { index.withPlaceText(at: position, write) }
-            }
-        ])
+        let places = citySearch.search(query, limit: limit).map(\.place)
+        let extra: [(String, JSONValue)] = [("query", .string(query)), ("online", .string(online))]
+        return .now([Self.line(ProtocolMessage.places(places, extra: extra), answering: request)])
+    }
+
+    /// `message` as the line answering `request`.
+    private static func line(_ message: JSONValue, answering request: ProtocolRequest) -> [UInt8] {
+        ProtocolMessage.reply(message, id: request.id).encodedLine()
     }
 
     /// The lines `answer` gives, or its error's.

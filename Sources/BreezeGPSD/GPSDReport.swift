@@ -17,28 +17,29 @@ enum GPSDReport: Equatable, Sendable {
     /// Reads one line (without its newline).
     /// - Throws: `GPSDReportError` naming the field that is missing, of the wrong type or out of range.
     static func parse(_ line: some Collection<UInt8>) throws(GPSDReportError) -> GPSDReport {
-        guard case .object(let report)? = GPSDJSON.parse(line) else {
+        // A key given twice is refused: two readers of the same line could otherwise disagree on its value.
+        guard let report = try? JSONReader.value(of: line, repeatedKeys: .refused), case .object = report else {
             throw GPSDReportError(field: nil, "not a JSON object")
         }
-        guard case .string(let kind)? = report[.class] else {
+        guard case .string(let kind)? = report["class"] else {
             throw GPSDReportError(field: "class", "missing or not a string")
         }
         guard kind == "TPV" else { return .other(kind) }
         let mode: FixMode
-        switch try integer(report, .mode) {
+        switch try integer(report, "mode") {
         case 0: return .other(kind)
         case 1: return .noFix
         case 2: mode = .twoD
         case 3: mode = .threeD
         case let other: throw GPSDReportError(field: "mode", "\(other) is not 0, 1, 2 or 3")
         }
-        let latitude = try number(report, .lat, in: -90...90)
-        let longitude = try number(report, .lon, in: -180...180)
+        let latitude = try number(report, "lat", in: -90...90)
+        let longitude = try number(report, "lon", in: -180...180)
         guard let latitude, let longitude else {
             throw GPSDReportError(field: latitude == nil ? "lat" : "lon", "missing from a \(mode.title)")
         }
         var time: GPSDTime?
-        switch report[.time] {
+        switch report["time"] {
         case nil: break  // some receivers never send one (Garmin Geko 201)
         case .string(let text)?:
             guard let parsed = GPSDTime(iso8601: text) else {
@@ -50,22 +51,21 @@ enum GPSDReport: Equatable, Sendable {
         }
         var altitude: Double?
         if mode == .threeD {
-            altitude = try number(report, .altMSL, in: altitudeRange)
-            if altitude == nil { altitude = try number(report, .alt, in: altitudeRange) }
+            altitude = try number(report, "altMSL", in: altitudeRange)
+            if altitude == nil { altitude = try number(report, "alt", in: altitudeRange) }
         }
         return .position(
             GPSDPosition(
                 coordinate: Coordinate(latitude: latitude, longitude: longitude), mode: mode, time: time,
                 altitude: altitude,
-                horizontalError: try number(report, .eph, in: 0...Double.greatestFiniteMagnitude),
-                speed: try number(report, .speed, in: 0...Double.greatestFiniteMagnitude),
-                track: try number(report, .track, in: 0..<360)))
+                horizontalError: try number(report, "eph", in: 0...Double.greatestFiniteMagnitude),
+                speed: try number(report, "speed", in: 0...Double.greatestFiniteMagnitude),
+                track: try number(report, "track", in: 0..<360)))
     }
 
-    private static func integer(_ report: GPSDObject, _ name: GPSDKey.Name) throws(GPSDReportError) -> Int {
-        let field = name.rawValue
-        guard case .number(let value)? = report[name] else {
-            throw GPSDReportError(field: field, report[name] == nil ? "missing" : "not a number")
+    private static func integer(_ report: JSONValue, _ field: String) throws(GPSDReportError) -> Int {
+        guard case .number(let value)? = report[field] else {
+            throw GPSDReportError(field: field, report[field] == nil ? "missing" : "not a number")
         }
         guard let integer = Int(exactly: value) else {
             throw GPSDReportError(field: field, "\(value) is not an integer")
@@ -74,10 +74,9 @@ enum GPSDReport: Equatable, Sendable {
     }
 
     private static func number(
-        _ report: GPSDObject, _ name: GPSDKey.Name, in range: some RangeExpression<Double>
+        _ report: JSONValue, _ field: String, in range: some RangeExpression<Double>
     ) throws(GPSDReportError) -> Double? {
-        let field = name.rawValue
-        switch report[name] {
+        switch report[field] {
         case nil: return nil
         case .number(let value)?:
             guard value.isFinite, range.contains(value) else {

@@ -56,12 +56,6 @@ public struct CitySearch: Sendable {
         }
     }
 
-    /// The positions in the index of the cities `search(query, limit:)` finds, in its order: for an answer that
-    /// writes them straight from the index (`PlacesIndex.withPlaceText`).
-    public func positions(matching query: String, limit: Int = 10) -> [Int] {
-        ranked(query, limit: limit).map(\.position)
-    }
-
     /// What `search` finds, as positions in the index, best first.
     private func ranked(_ query: String, limit: Int) -> [(position: Int, alternate: Bool)] {
         guard limit > 0 else { return [] }

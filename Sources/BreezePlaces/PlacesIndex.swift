@@ -155,29 +155,6 @@ public final class PlacesIndex: Sendable {
             coordinate: coordinate(ofPlace: index))
     }
 
-    /// The place at `index` as `PlaceText`, its text the index's own bytes, lent to `body`; nil (and `body` not
-    /// called) outside 0 ..< count. The same members as `place(at:)`, with no `Place` or strings made: for answers
-    /// written straight to bytes.
-    public func withPlaceText<Result>(at index: Int, _ body: (PlaceText) throws -> Result) rethrows -> Result? {
-        guard index >= 0, index < places.count else { return nil }
-        let at = places.offset + index * PlacesIndexFormat.placeSize
-        let admin1Index = u16(at + 22)
-        var admin1Name: UnsafeRawBufferPointer?
-        if admin1Index != PlacesIndexFormat.noAdmin1, Int(admin1Index) < admin1.count {
-            admin1Name = stringBytes(at: u32(admin1.offset + Int(admin1Index) * PlacesIndexFormat.admin1Size + 8))
-        }
-        let country = Self.countryBytes(at: Int(u16(at + 20)), file: file, countries: countries, strings: strings)
-        return try body(
-            PlaceText(
-                id: Int(u32(at)),
-                name: stringBytes(at: u32(at + 16)) ?? Self.noBytes,
-                admin1: admin1Name,
-                country: country.name,
-                countryCode: country.code,
-                population: Int(u32(at + 12)),
-                coordinate: coordinate(ofPlace: index)))
-    }
-
     private static var noBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
 
     /// The index of the place with GeoNames id `id`, if the index holds it. A linear scan: for commands, not loops.

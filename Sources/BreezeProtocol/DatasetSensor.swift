@@ -1,3 +1,5 @@
+public import BreezeCore
+
 /// One Home Assistant entity that reads a dataset's object on its MQTT topic (`<prefix>/<node>/<dataset>`): the
 /// discovery config the daemon publishes for it, beyond the members every config shares.
 public struct DatasetSensor: Sendable {

@@ -1,3 +1,5 @@
+public import BreezeCore
+
 /// An error that goes out on the wire as an `ERROR` object: a stable code for programs, a message for people.
 public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+public import BreezeCore
+
 /// A request from a client: one JSON object on one line, `{"command":"…","id":…, arguments…}`.
 public struct ProtocolRequest: Hashable, Sendable {
     public enum Command: String, CaseIterable, Sendable {

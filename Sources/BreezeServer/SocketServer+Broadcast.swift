@@ -1,4 +1,5 @@
-public import BreezeProtocol
+public import BreezeCore
+import BreezeProtocol
 
 /// Broadcast: each update encoded once (twice when others see it coarser) and offered to every client watching its
 /// class; a client with output waiting keeps only the newest of each class.

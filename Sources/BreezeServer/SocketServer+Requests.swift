@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 
 /// Requests: the one path a line takes to its answer. Parsed; refused when it changes state and the peer is not

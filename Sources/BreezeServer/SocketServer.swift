@@ -1,3 +1,4 @@
+public import BreezeCore
 public import BreezeProtocol
 import BreezeSystem
 import CEpoll

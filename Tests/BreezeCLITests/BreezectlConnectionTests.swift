@@ -1,11 +1,12 @@
 import BreezeCLI
+import BreezeCore
 import BreezeProtocol
 import BreezeTestSupport
 import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// breezectl against a daemon that misbehaves: silent, too chatty, or full. It must end, with the reason.
@@ -66,7 +67,8 @@ import Glibc
     /// A reply line over the framer's limit used to be dropped while breezectl waited for it forever.
     @Test func aReplyOverTheLineLimitIsAnError() async throws {
         let daemon = FakeDaemon { fd in
-            FakeDaemon.write(fd, "{\"class\":\"LOCATION\",\"name\":\"" + String(repeating: "x", count: 1 << 20) + "\",\"id\":1}\n")
+            FakeDaemon.write(
+                fd, "{\"class\":\"LOCATION\",\"name\":\"" + String(repeating: "x", count: 1 << 20) + "\",\"id\":1}\n")
             FakeDaemon.drain(fd)
         }
         defer { daemon.stop() }
@@ -76,7 +78,8 @@ import Glibc
         #expect(run.errors.contains("breezed sent a line over 1 MiB"), "\(run.errors)")
     }
 
-    static let tooMany = "{\"class\":\"ERROR\",\"code\":\"too-many-clients\",\"message\":\"breezed has 1024 clients, its limit; try again later\"}\n"
+    static let tooMany =
+        "{\"class\":\"ERROR\",\"code\":\"too-many-clients\",\"message\":\"breezed has 1024 clients, its limit; try again later\"}\n"
 
     @Test func aFullDaemonsReasonIsPrinted() async throws {
         let daemon = FakeDaemon { FakeDaemon.write($0, Self.tooMany) }
@@ -119,13 +122,15 @@ import Glibc
 
     @Test func aDaemonsErrorMessageIsEscapedOnTheTerminal() async throws {
         let daemon = FakeDaemon { fd in
-            FakeDaemon.write(fd, "{\"class\":\"ERROR\",\"code\":\"not-found\",\"message\":\"no \\u001b[2Jcity\\u0007\",\"id\":1}\n")
+            FakeDaemon.write(
+                fd, "{\"class\":\"ERROR\",\"code\":\"not-found\",\"message\":\"no \\u001b[2Jcity\\u0007\",\"id\":1}\n")
             FakeDaemon.drain(fd)
         }
         defer { daemon.stop() }
         let run = try #require(await Self.breezectl(["--socket", daemon.path, "select", "Bern"]), "breezectl hung")
         #expect(run.status == 1)
-        #expect(!run.errors.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(run.errors.debugDescription)")
+        #expect(
+            !run.errors.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(run.errors.debugDescription)")
         #expect(run.errors.contains("\\x1b[2Jcity\\x07"), "\(run.errors.debugDescription)")
     }
 }

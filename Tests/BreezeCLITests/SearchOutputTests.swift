@@ -1,10 +1,11 @@
 import BreezeCLI
+import BreezeCore
 import BreezeProtocol
 import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What `search` and `lookup` print: an empty list as JSON, a failed online search, the answer from the places
@@ -21,16 +22,20 @@ import Glibc
     }
 
     static let nowhere = "/nonexistent/breezectl-search-test.sock"
-    static let bernPlaces = #"{"class":"PLACES","query":"bern","online":"failed: timeout","places":[{"class":"PLACE","geoname_id":2661552,"city":"Bern","admin1":"Bern","country":"Switzerland"}],"id":3}"#
+    static let bernPlaces =
+        #"{"class":"PLACES","query":"bern","online":"failed: timeout","places":[{"class":"PLACE","geoname_id":2661552,"city":"Bern","admin1":"Bern","country":"Switzerland"}],"id":3}"#
 
     @Test func noResultsAsJSONAreTheEmptyList() {
         let reply = #"{"class":"PLACES","query":"qqqq","online":"ok","places":[],"id":3}"#
-        #expect(Self.render(reply, "search", json: true) == #"{"class":"PLACES","query":"qqqq","online":"ok","places":[]}"# + "\n")
+        #expect(
+            Self.render(reply, "search", json: true) == #"{"class":"PLACES","query":"qqqq","online":"ok","places":[]}"#
+                + "\n")
     }
 
     @Test func aFailedOnlineSearchIsSaid() {
-        #expect(Self.render(Self.bernPlaces, "search")
-            == "2661552   Bern, Switzerland\nOnline search failed (timeout): offline results only.\n")
+        #expect(
+            Self.render(Self.bernPlaces, "search")
+                == "2661552   Bern, Switzerland\nOnline search failed (timeout): offline results only.\n")
         let none = #"{"class":"PLACES","query":"qqqq","online":"failed: transport","places":[]}"#
         #expect(Self.render(none, "search") == "No cities.\nOnline search failed (transport): offline results only.\n")
         let fine = Self.bernPlaces.replacingOccurrences(of: "failed: timeout", with: "ok")
@@ -81,19 +86,22 @@ import Glibc
         let american = ["LANG": "en_US.UTF-8"]
         let miles = try #require(
             await Self.breezectl(["--socket", Self.nowhere, "lookup", "46.948", "7.447"], environment: american))
-        #expect(miles.output.hasPrefix("Bern, Switzerland (") && miles.output.hasSuffix(" mi away)\n"), "\(miles.output)")
+        #expect(
+            miles.output.hasPrefix("Bern, Switzerland (") && miles.output.hasSuffix(" mi away)\n"), "\(miles.output)")
         let kilometres = try #require(
             await Self.breezectl(
                 ["--socket", Self.nowhere, "--units", "c", "lookup", "46.948", "7.447"], environment: american))
         #expect(kilometres.output.hasSuffix(" km away)\n"), "\(kilometres.output)")
         let forced = try #require(
-            await Self.breezectl(["--socket", Self.nowhere, "--units", "f", "lookup", "46.948", "7.447"],
-                                                 environment: ["LANG": "de_CH.UTF-8"]))
+            await Self.breezectl(
+                ["--socket", Self.nowhere, "--units", "f", "lookup", "46.948", "7.447"],
+                environment: ["LANG": "de_CH.UTF-8"]))
         #expect(forced.output.hasSuffix(" mi away)\n"), "\(forced.output)")
     }
 
     @Test func theSelectedCityOutsideAUTF8LocaleIsInASCIISymbols() async throws {
-        let reply = #"{"class":"LOCATION","name":"Zürich, Switzerland","source":"manual","latitude":47.36667,"longitude":8.55,"accuracy":12,"distance_m":260,"id":1}"#
+        let reply =
+            #"{"class":"LOCATION","name":"Zürich, Switzerland","source":"manual","latitude":47.36667,"longitude":8.55,"accuracy":12,"distance_m":260,"id":1}"#
         let daemon = FakeDaemon { fd in
             // The request line first, then the reply, then whatever else until breezectl hangs up.
             var byte: UInt8 = 0
@@ -104,20 +112,25 @@ import Glibc
         defer { daemon.stop() }
         let plain = try #require(
             await Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LANG": "C"]))
-        #expect(plain.output == "Zürich, Switzerland - manual\n  47.36667, 8.55000 +/-12 m - 0.3 km from the centre\n",
-                "\(plain.status) \(plain.output) \(plain.errors)")
+        #expect(
+            plain.output == "Zürich, Switzerland - manual\n  47.36667, 8.55000 +/-12 m - 0.3 km from the centre\n",
+            "\(plain.status) \(plain.output) \(plain.errors)")
         let utf8 = try #require(
             await Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LC_ALL": "en_US.UTF-8"]))
-        #expect(utf8.output == "Zürich, Switzerland · manual\n  47.36667, 8.55000 ±12 m · 0.2 mi from the centre\n",
-                "\(utf8.status) \(utf8.output) \(utf8.errors)")
+        #expect(
+            utf8.output == "Zürich, Switzerland · manual\n  47.36667, 8.55000 ±12 m · 0.2 mi from the centre\n",
+            "\(utf8.status) \(utf8.output) \(utf8.errors)")
         // JSON is for programs: as breezed sent it, whatever the locale.
         let json = try #require(
             await Self.breezectl(["--socket", daemon.path, "--json", "select", "zurich"], environment: ["LANG": "C"]))
-        #expect(json.output.contains("Zürich") && json.output.contains("47.36667"), "\(json.status) \(json.output) \(json.errors)")
+        #expect(
+            json.output.contains("Zürich") && json.output.contains("47.36667"),
+            "\(json.status) \(json.output) \(json.errors)")
     }
 
     @Test func statusBarCoordinatesHaveAtMostFourDecimals() {
-        let location = #"{"class":"LOCATION","name":"Adelboden, Switzerland","latitude":46.510596667,"longitude":7.567402,"source":"gpsd","state":"authorized"}"#
+        let location =
+            #"{"class":"LOCATION","name":"Adelboden, Switzerland","latitude":46.510596667,"longitude":7.567402,"source":"gpsd","state":"authorized"}"#
         #expect(ReplyText.statusBar([location], format: "{latitude},{longitude}", now: 0) == "46.5106,7.5674\n")
     }
 }

@@ -1,4 +1,5 @@
 import BreezeCLI
+import BreezeCore
 import BreezeProtocol
 import Testing
 
@@ -7,12 +8,18 @@ import Testing
     static func places(_ cities: [(Int, String)], online: String? = nil, className: String = "PLACES") -> JSONValue {
         var members: [(String, JSONValue)] = [("class", .string(className))]
         if let online { members.append(("online", .string(online))) }
-        members.append(("places", .array(cities.map { id, name in
-            .object([
-                ("class", .string("PLACE")), ("city", .string(name)), ("admin1", .string("Region")),
-                ("country", .string("Country")), ("geoname_id", .number(Double(id))), ("population", .number(1_000)),
-            ])
-        })))
+        members.append(
+            (
+                "places",
+                .array(
+                    cities.map { id, name in
+                        .object([
+                            ("class", .string("PLACE")), ("city", .string(name)), ("admin1", .string("Region")),
+                            ("country", .string("Country")), ("geoname_id", .number(Double(id))),
+                            ("population", .number(1_000)),
+                        ])
+                    })
+            ))
         return .object(members)
     }
 
@@ -56,15 +63,17 @@ import Testing
         _ = view.handle(.key(.text("z")))
         let actions = view.handle(.key(.text("ü")))
         let generation = view.generation
-        #expect(actions == [
-            .send("search", SearchView.searchArguments("zü", online: false), .offline(generation: generation)),
-            .startDebounce(generation: generation),
-        ])
+        #expect(
+            actions == [
+                .send("search", SearchView.searchArguments("zü", online: false), .offline(generation: generation)),
+                .startDebounce(generation: generation),
+            ])
         // The pause of an earlier generation does nothing; this one's asks online.
         #expect(view.handle(.debounceElapsed(generation: generation - 1)) == [])
-        #expect(view.handle(.debounceElapsed(generation: generation)) == [
-            .send("search", SearchView.searchArguments("zü", online: true), .online(generation: generation)),
-        ])
+        #expect(
+            view.handle(.debounceElapsed(generation: generation)) == [
+                .send("search", SearchView.searchArguments("zü", online: true), .online(generation: generation))
+            ])
         #expect(view.onlineNote != nil)
     }
 
@@ -72,9 +81,11 @@ import Testing
         var view = Self.connected()
         _ = view.handle(.key(.text("zu")))
         let generation = view.generation
-        _ = view.handle(.reply(.offline(generation: generation), Self.places([(10, "Zürich"), (11, "Zug")], online: "off")))
+        _ = view.handle(
+            .reply(.offline(generation: generation), Self.places([(10, "Zürich"), (11, "Zug")], online: "off")))
         #expect(Self.names(view) == ["Zürich", "Zug"])
-        _ = view.handle(.reply(.online(generation: generation), Self.places([(10, "Zürich"), (12, "Zuni")], online: "ok")))
+        _ = view.handle(
+            .reply(.online(generation: generation), Self.places([(10, "Zürich"), (12, "Zuni")], online: "ok")))
         #expect(Self.names(view) == ["Zürich", "Zug", "Zuni (online)"])
         #expect(view.onlineNote == nil)
     }
@@ -116,7 +127,8 @@ import Testing
         var view = Self.connected()
         _ = view.handle(.key(.text("zu")))
         _ = view.handle(.reply(.offline(generation: view.generation), Self.places([(11, "Zug")])))
-        _ = view.handle(.reply(.online(generation: view.generation), Self.places([(11, "Zug")], online: "failed: timeout")))
+        _ = view.handle(
+            .reply(.online(generation: view.generation), Self.places([(11, "Zug")], online: "failed: timeout")))
         #expect(view.onlineNote?.contains("failed: timeout") == true)
         #expect(Self.names(view) == ["Zug"])
     }
@@ -159,11 +171,14 @@ import Testing
             Issue.record("no city selected")
             return
         }
-        #expect(view.handle(.key(.save)) == [.send("saved", ["action": .string("add"), "city": .number(1)], .save(tokyo))])
+        #expect(
+            view.handle(.key(.save)) == [.send("saved", ["action": .string("add"), "city": .number(1)], .save(tokyo))])
         _ = view.handle(.reply(.save(tokyo), Self.places([(1, "Tokyo")], className: "SAVED")))
         #expect(view.notice == "Saved Tokyo.")
         #expect(Self.names(view).contains("# Saved cities"))
-        let refusal = JSONValue.object([("class", .string("ERROR")), ("code", .string("not-permitted")), ("message", .string("not allowed"))])
+        let refusal = JSONValue.object([
+            ("class", .string("ERROR")), ("code", .string("not-permitted")), ("message", .string("not allowed")),
+        ])
         _ = view.handle(.reply(.save(tokyo), refusal))
         #expect(view.notice == "not allowed")
     }
@@ -189,16 +204,24 @@ import Testing
         #expect(view.query == "zug")
         #expect(view.handle(.key(.enter)) == [])
         let actions = view.handle(.connected)
-        #expect(actions.contains(.send("search", SearchView.searchArguments("zug", online: false), .offline(generation: view.generation))))
+        #expect(
+            actions.contains(
+                .send("search", SearchView.searchArguments("zug", online: false), .offline(generation: view.generation))
+            ))
         #expect(!view.daemonGone)
     }
 
     @Test func textFromTheDaemonIsEscapedAndAPlaceWithoutAnIdLeftOut() {
-        let reply = JSONValue.object([("places", .array([
-            .object([("city", .string("Evil\u{1B}[2J")), ("geoname_id", .number(5))]),
-            .object([("city", .string("No id"))]),
-            .object([("city", .string("Fraction")), ("geoname_id", .number(2.5))]),
-        ]))])
+        let reply = JSONValue.object([
+            (
+                "places",
+                .array([
+                    .object([("city", .string("Evil\u{1B}[2J")), ("geoname_id", .number(5))]),
+                    .object([("city", .string("No id"))]),
+                    .object([("city", .string("Fraction")), ("geoname_id", .number(2.5))]),
+                ])
+            )
+        ])
         let cities = SearchView.cities(in: reply, online: false)
         #expect(cities.map(\.name) == ["Evil\\x1b[2J"])
     }
@@ -215,7 +238,10 @@ import Testing
                 if (0x40...0x7E).contains(scalar.value) && scalar != "[" { inSequence = false }
                 continue
             }
-            if scalar == "\u{1B}" { inSequence = true; continue }
+            if scalar == "\u{1B}" {
+                inSequence = true
+                continue
+            }
             text.unicodeScalars.append(scalar)
         }
         return text.components(separatedBy: "\r\n")

@@ -78,45 +78,6 @@ import Testing
         #expect(refusals.keys.allSatisfy { $0 == .corrupt }, "refused as \(refusals)")
     }
 
-    /// Read from a damaged index, a place's text as bytes (`withPlaceText`, how a search's answer is written) is the
-    /// place `place(at:)` reads, once decoded as it decodes them; and a search's positions are its matches'.
-    @Test func aPlaceAsBytesIsThePlaceEvenInADamagedIndex() throws {
-        var random = SplitMix64(seed: 5)
-        var compared = 0
-        for round in 0..<300 {
-            var bytes = good
-            for _ in 0..<(round == 0 ? 0 : Int.random(in: 1...40, using: &random)) {
-                let at = Int.random(in: (16 + 10 * 24)..<bytes.count, using: &random)
-                bytes[at] = UInt8.random(in: 0...255, using: &random)
-            }
-            guard let index = try? PlacesIndex(bytes: bytes) else { continue }
-            for position in -1...index.count {
-                let place = index.place(at: position)
-                let read = index.withPlaceText(at: position) { text in
-                    Place(
-                        id: text.id, name: String(decoding: text.name, as: UTF8.self),
-                        admin1: text.admin1.map { String(decoding: $0, as: UTF8.self) },
-                        country: String(decoding: text.country, as: UTF8.self),
-                        countryCode: String(decoding: text.countryCode, as: UTF8.self),
-                        population: text.population, coordinate: text.coordinate)
-                }
-                // The text compared as bytes too: Strings compare equal when canonically equivalent.
-                func text(_ place: Place?) -> [[UInt8]?]? {
-                    place.map { [Array($0.name.utf8), $0.admin1.map { Array($0.utf8) }, Array($0.country.utf8),
-                                 Array($0.countryCode.utf8)] }
-                }
-                #expect(read == place, "place \(position)")
-                #expect(text(read) == text(place), "place \(position)")
-                compared += 1
-            }
-            let search = CitySearch(index: index)
-            for query in ["metro", "springfield", "spring, aa", "li", "old", "metropolis"] {
-                #expect(search.positions(matching: query) == search.search(query).map(\.index), "\(query)")
-            }
-        }
-        #expect(compared > 1_000)
-    }
-
     @Test func aMissingFileIsUnreadable() {
         #expect(throws: PlacesIndexError.self) { try PlacesIndex(path: "/nonexistent/places.bin") }
         do {
@@ -137,7 +98,8 @@ import Testing
         try Data(good).write(to: URL(fileURLWithPath: path))
         let index = try PlacesIndex(path: path)
         #expect(index.count == SyntheticPlaces.all.count)
-        #expect(ReverseGeocoder(index: index).place(for: Coordinate(latitude: 40, longitude: 10))?.place.name
-            == "Metropolis")
+        #expect(
+            ReverseGeocoder(index: index).place(for: Coordinate(latitude: 40, longitude: 10))?.place.name
+                == "Metropolis")
     }
 }

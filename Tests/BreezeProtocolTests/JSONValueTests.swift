@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 import Testing
 
@@ -30,8 +31,10 @@ import Testing
     /// sign of zero included, and longer ones still go through strtod.
     @Test func wholeNumbersAreTheDoublesTheirTextIs() throws {
         var random = SystemRandomNumberGenerator()
-        var texts = ["0", "-0", "9", "-9", "999999999999999", "-999999999999999", "1000000000000000",
-            "9007199254740993", "-9007199254740993", "123456789012345678901234567890"]
+        var texts = [
+            "0", "-0", "9", "-9", "999999999999999", "-999999999999999", "1000000000000000",
+            "9007199254740993", "-9007199254740993", "123456789012345678901234567890",
+        ]
         for _ in 0..<20_000 {
             let digits = Int.random(in: 1...18, using: &random)
             var text = String(Int.random(in: 1...9, using: &random))
@@ -55,7 +58,10 @@ import Testing
             ("n", .number(42)), ("ok", .bool(true)), ("none", .null), ("list", .array([.number(-1.5), .string("")])),
         ])
         let text = value.encoded()
-        #expect(text == #"{"class":"LOCATION","name":"Zürich, \"CH\"\n","lat":47.3769,"n":42,"ok":true,"none":null,"list":[-1.5,""]}"#)
+        #expect(
+            text
+                == #"{"class":"LOCATION","name":"Zürich, \"CH\"\n","lat":47.3769,"n":42,"ok":true,"none":null,"list":[-1.5,""]}"#
+        )
         #expect(try JSONValue.parse(text)["name"] == .string("Zürich, \"CH\"\n"))
         #expect(try JSONValue.parse(text)["list"] == .array([.number(-1.5), .string("")]))
     }

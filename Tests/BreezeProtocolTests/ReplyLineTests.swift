@@ -2,10 +2,9 @@ import BreezeCore
 import BreezeProtocol
 import Testing
 
-/// The answers encoded straight to bytes (`placeLine`, `placesLine`, numbers written digit by digit) against the
-/// encoding they stand for: the `JSONValue` answer made a reply and encoded, and the number format as it was.
+/// The number format of every line against the format as the protocol has always written it.
 @Suite struct ReplyLineTests {
-    /// The number format before digits were written straight to bytes, kept here as the reference.
+    /// The number format as the protocol first wrote it, kept here as the reference.
     static func referenceFormat(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
@@ -76,8 +75,8 @@ import Testing
         return mismatches
     }
 
-    /// From 0.001 up to a million the digits are written without `String` (coordinates, distances): the same text,
-    /// for any number of decimals, halfway billionths, Float-rounded values, and either side of each bound.
+    /// From 0.001 up to a million (coordinates, distances): the same text for any number of decimals, halfway
+    /// billionths, Float-rounded values, and either side of each bound.
     @Test func fractionsBelowAMillionAreWrittenAsTheyWere() {
         var mismatches = Self.mismatches(300_000, seed: 23, exponents: -3..<6) { value, way, numbers in
             switch way {
@@ -112,147 +111,6 @@ import Testing
         for _ in 0..<whole { result *= base }
         return result * (1 + (exponent - exponent.rounded(.down)) * 9)
     }
-
-    static let names = [
-        "Bern", "Zürich", "Saint-Étienne", "", "a \"quoted\" name", "back\\slash", "line\nbreak", "tab\t",
-        "\u{01}control", "sep\u{2028}arator", "para\u{2029}", "🏔 Alp", "東京", "–dash", "x\u{7F}del",
-        "é\u{0301}",
-    ]
-
-    static func place(_ numbers: inout Numbers) -> Place {
-        Place(
-            id: numbers.pick([0, 2_661_552, 1, -5, Int(numbers.next() % 20_000_000), 9_007_199_254_740_993]),
-            name: numbers.pick(names), admin1: numbers.next() % 3 == 0 ? nil : numbers.pick(names),
-            country: numbers.pick(names), countryCode: numbers.pick(["CH", "", "\"", "ü"]),
-            population: numbers.pick([0, 121_631, Int(numbers.next() % 40_000_000), 1 << 60]),
-            coordinate: Coordinate(
-                latitude: Double(Float(numbers.unit() * 180 - 90)), longitude: numbers.unit() * 360 - 180))
-    }
-
-    static let ids: [JSONValue?] = [
-        nil, .number(1), .number(0), .number(-3), .number(1.5), .number(1e20), .string("a"), .string(""),
-        .string("with \"quotes\" and \\"), .string("line\nend"), .string("é🏔\u{2028}"),
-    ]
-
-    static func text(_ line: [UInt8]) -> String { String(decoding: line, as: UTF8.self) }
-
-    @Test func aPlaceLineIsThePlaceAnsweredAndEncoded() {
-        var numbers = Numbers(state: 7)
-        for _ in 0..<5_000 {
-            let place = Self.place(&numbers)
-            let distance: Double? = numbers.pick([nil, 0, 12.4, 12.5, 12_345.678, 1e16, .nan, -0.4])
-            let id = numbers.pick(Self.ids)
-            let expected = ProtocolMessage.reply(ProtocolMessage.place(place, distance: distance), id: id).encodedLine()
-            let line = ProtocolMessage.placeLine(place, distance: distance, id: id)
-            let same = line == expected  // bytes, not Strings: those compare equal when canonically equivalent
-            #expect(same, "wanted \(Self.text(expected)), got \(Self.text(line))")
-            if !same { return }
-        }
-    }
-
-    /// Text is checked eight bytes at a time: a character to escape is found at every place in a word and after it.
-    @Test func aCharacterToEscapeIsFoundWhereverItIs() {
-        for special in ["\"", "\\", "\n", "\u{1F}", "\u{2028}", "\u{2029}", "é", "\u{7F}", "🏔"] {
-            for length in 1...20 {
-                for position in 0..<length {
-                    let text = String(repeating: "a", count: position) + special
-                        + String(repeating: "b", count: length - position - 1)
-                    let place = Place(
-                        id: 1, name: text, admin1: text, country: position % 2 == 0 ? text : "CH", countryCode: text,
-                        population: 1, coordinate: Coordinate(latitude: 1, longitude: 2))
-                    let expected = ProtocolMessage.reply(ProtocolMessage.place(place, distance: 3), id: .string(text))
-                    let line = ProtocolMessage.placeLine(place, distance: 3, id: .string(text))
-                    let same = line == expected.encodedLine()
-                    #expect(same, "\(special.unicodeScalars.first!.value) at \(position) of \(length)")
-                }
-            }
-        }
-    }
-
-    /// The writer starts with room for a usual answer and grows, more than once, for a longer one.
-    @Test func aLineLongerThanItsFirstRoomIsWrittenWhole() {
-        for length in [200, 255, 256, 257, 1_000, 5_000] {
-            let name = String(repeating: "ä", count: length / 2) + String(repeating: "n", count: length - length / 2)
-            let place = Place(
-                id: 7, name: name, admin1: name, country: "Schweiz", countryCode: "CH", population: 3,
-                coordinate: Coordinate(latitude: 46.9, longitude: 7.4))
-            let expected = ProtocolMessage.reply(ProtocolMessage.place(place, distance: 1), id: .number(1)).encodedLine()
-            let line = ProtocolMessage.placeLine(place, distance: 1, id: .number(1))
-            #expect(line == expected, "\(length): \(line.count) bytes, wanted \(expected.count)")
-        }
-    }
-
-    /// Text as bytes from a place kept on disk: any bytes at all, valid UTF-8 or not.
-    static let byteTexts: [[UInt8]] = names.map { Array($0.utf8) } + [
-        [0xFF], [0x42, 0xC3], [0xC3, 0x28, 0x61], [0xE2, 0x80], [0xE2, 0x80, 0xA8, 0x41], [0xED, 0xA0, 0x80],
-        [0xF4, 0x90, 0x80, 0x80], [0x61, 0x00, 0x62], Array("Aarau, ".utf8) + [0xC0, 0xAF], [0x80, 0x80, 0x80],
-        Array(repeating: 0x41, count: 15) + [0xFE], Array("Switzerland".utf8),
-    ]
-
-    /// A place written from bytes (`PlaceText`, as a search writes its places from the index) is the place those
-    /// bytes read as strings (repaired where they are not UTF-8), answered and encoded.
-    @Test func aPlacesLineWrittenFromBytesIsThePlacesTheyReadAs() {
-        var numbers = Numbers(state: 13)
-        for _ in 0..<2_000 {
-            let texts = (0..<Int(numbers.next() % 12)).map { _ in
-                (name: numbers.pick(Self.byteTexts), admin1: numbers.next() % 3 == 0 ? nil : numbers.pick(Self.byteTexts),
-                 country: numbers.pick(Self.byteTexts), code: numbers.pick(Self.byteTexts),
-                 place: Self.place(&numbers))
-            }
-            let places = texts.map { text in
-                var place = text.place
-                place.name = String(decoding: text.name, as: UTF8.self)
-                place.admin1 = text.admin1.map { String(decoding: $0, as: UTF8.self) }
-                place.country = String(decoding: text.country, as: UTF8.self)
-                place.countryCode = String(decoding: text.code, as: UTF8.self)
-                return place
-            }
-            let id = numbers.pick(Self.ids)
-            let extra: [(String, JSONValue)] = [("query", .string("q")), ("online", .string("off"))]
-            let expected = ProtocolMessage.reply(ProtocolMessage.places(places, extra: extra), id: id).encodedLine()
-            let line = ProtocolMessage.placesLine(expectedCount: 1, extra: extra, id: id) { write in
-                for text in texts {
-                    text.name.withUnsafeBytes { name in
-                        text.country.withUnsafeBytes { country in
-                            text.code.withUnsafeBytes { code in
-                                func lend(admin1: UnsafeRawBufferPointer?) {
-                                    write(PlaceText(
-                                        id: text.place.id, name: name, admin1: admin1, country: country, countryCode: code,
-                                        population: text.place.population, coordinate: text.place.coordinate))
-                                }
-                                if let admin1 = text.admin1 { admin1.withUnsafeBytes { lend(admin1: $0) } } else {
-                                    lend(admin1: nil)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            let same = line == expected
-            #expect(same, "wanted \(Self.text(expected)), got \(Self.text(line))")
-            if !same { return }
-        }
-    }
-
-    @Test func aPlacesLineIsThePlacesAnsweredAndEncoded() {
-        let extras: [[(String, JSONValue)]] = [
-            [], [("class", .string("SAVED"))], [("query", .string("bern")), ("online", .string("off"))],
-            [("query", .string("a \"b\"\n")), ("online", .string("failed: over-budget"))],
-            [("id", .number(9)), ("class", .string("ONE")), ("class", .string("TWO"))], [("x", .null)],
-            [("nested", .object([("a", .array([.bool(true), .number(0.25)]))]))],
-        ]
-        var numbers = Numbers(state: 11)
-        for _ in 0..<2_000 {
-            let places = (0..<Int(numbers.next() % 12)).map { _ in Self.place(&numbers) }
-            let extra = numbers.pick(extras)
-            let id = numbers.pick(Self.ids)
-            let expected = ProtocolMessage.reply(ProtocolMessage.places(places, extra: extra), id: id).encodedLine()
-            let line = ProtocolMessage.placesLine(places, extra: extra, id: id)
-            let same = line == expected  // bytes, not Strings: those compare equal when canonically equivalent
-            #expect(same, "wanted \(Self.text(expected)), got \(Self.text(line))")
-            if !same { return }
-        }
-    }
 }
 
 /// An id spliced into an encoded object line against the object made a reply and encoded.
@@ -261,7 +119,9 @@ import Testing
         .object([]),
         ProtocolMessage.version(release: "1.0"),
         ProtocolMessage.version(release: "1.0", extra: [("mqtt", .object([("state", .string("connected"))]))]),
-        .object([("class", .string("LOCATION")), ("name", .string("Zürich, \"CH\"")), ("list", .array([.number(-1.5)]))]),
+        .object([
+            ("class", .string("LOCATION")), ("name", .string("Zürich, \"CH\"")), ("list", .array([.number(-1.5)])),
+        ]),
     ]
     static let ids: [JSONValue?] = [
         nil, .null, .number(0), .number(-7), .number(1.5), .number(9_007_199_254_740_992), .string(""),
@@ -273,7 +133,9 @@ import Testing
             for id in Self.ids {
                 let spliced = ProtocolMessage.replyLine(object.encodedLine(), id: id)
                 let expected = ProtocolMessage.reply(object, id: id).encodedLine()
-                #expect(spliced == expected, "\(String(decoding: spliced, as: UTF8.self)) against \(String(decoding: expected, as: UTF8.self))")
+                #expect(
+                    spliced == expected,
+                    "\(String(decoding: spliced, as: UTF8.self)) against \(String(decoding: expected, as: UTF8.self))")
             }
         }
     }

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 import BreezeServer
 import BreezeTestSupport
@@ -5,7 +6,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct PeerCredentialsTests {
@@ -22,7 +23,8 @@ import Glibc
     @Test(.enabled(if: getuid() == 0, "needs root to connect as another user with other groups"))
     func theServerTrustsAPeerByTheGroupsItConnectedWith() async throws {
         let seen = EventRecorder<SocketServer.Peer>()
-        let live = try LiveServer(configure: { $0.trust = TrustPolicy(ownUID: getuid(), groupID: 4_343) }, mode: 0o666) {
+        let live = try LiveServer(configure: { $0.trust = TrustPolicy(ownUID: getuid(), groupID: 4_343) }, mode: 0o666)
+        {
             _, peer in
             seen.append(peer)
             return [.object([("class", .string("LOCATION")), ("source", .string("manual"))])]
@@ -50,11 +52,12 @@ import Glibc
 }
 
 @Suite struct ProcGroupsLineTests {
-    @Test(arguments: [
-        ("Name:\tpython3\nGroups:\t4242 4343 \nNgid:\t0\n", [4_242, 4_343] as [UInt32]?),
-        ("Groups:\t\n", []), ("Name:\tx\n", nil), ("Groups:\t12 -1\n", nil), ("Groups:\t99999999999\n", nil),
-        ("Groups:\t+5\n", nil),
-    ] as [(String, [UInt32]?)])
+    @Test(
+        arguments: [
+            ("Name:\tpython3\nGroups:\t4242 4343 \nNgid:\t0\n", [4_242, 4_343] as [UInt32]?),
+            ("Groups:\t\n", []), ("Name:\tx\n", nil), ("Groups:\t12 -1\n", nil), ("Groups:\t99999999999\n", nil),
+            ("Groups:\t+5\n", nil),
+        ] as [(String, [UInt32]?)])
     func readsOnlyNumbersFromTheGroupsLine(status: String, groups: [UInt32]?) {
         #expect(PeerCredentials.parseGroupsLine(status) == groups)
     }

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 import BreezeServer
 import BreezeTestSupport
@@ -6,7 +7,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Holds request handlers until opened.
@@ -74,7 +75,9 @@ final class Gate: Sendable {
         var rest: [UInt8] = []
         while bytes < limit {
             let line = Array("{\"command\":\"version\",\"id\":\(sent)}\n".utf8)
-            let count = line.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            let count = line.withUnsafeBytes {
+                send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
             if count <= 0 { break }
             bytes += count
             sent += 1
@@ -89,7 +92,9 @@ final class Gate: Sendable {
         var errors = 0
         while answered < sent, errors == 0 {
             if !rest.isEmpty {
-                let count = rest.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                let count = rest.withUnsafeBytes {
+                    send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
                 if count > 0 { rest.removeFirst(count) }
             }
             guard let reply = await client.next(timeout: 10) else { break }
@@ -227,11 +232,15 @@ final class Gate: Sendable {
     /// leave. Prints the numbers; the bound is loose (the test process also holds the clients' side).
     @Test func memoryStaysBoundedUnderPipeliningClientsAndComesBackWhenTheyLeave() async throws {
         let gate = Gate()
-        let reply = JSONValue.object([("class", .string("PLACES")), ("pad", .string(String(repeating: "p", count: 2_000)))])
-        let live = try LiveServer(configure: { $0.maximumClients = 200 }, handler: { _, _ in
-            await gate.wait()
-            return [reply]
-        })
+        let reply = JSONValue.object([
+            ("class", .string("PLACES")), ("pad", .string(String(repeating: "p", count: 2_000))),
+        ])
+        let live = try LiveServer(
+            configure: { $0.maximumClients = 200 },
+            handler: { _, _ in
+                await gate.wait()
+                return [reply]
+            })
         SocketServer.raiseDescriptorLimit(atLeast: 4_096)
         let before = ProcessMemory.residentBytes()
         let batch = (1...200).map { "{\"command\":\"search\",\"query\":\"zu\",\"id\":\($0)}\n" }.joined()
@@ -283,7 +292,9 @@ final class Gate: Sendable {
         gate.open()
         for client in clients {
             var answered = 0
-            while answered < 4, let reply = await client.next(timeout: 10), reply["class"] == .string("OK") { answered += 1 }
+            while answered < 4, let reply = await client.next(timeout: 10), reply["class"] == .string("OK") {
+                answered += 1
+            }
             #expect(answered == 4)
         }
     }
@@ -292,12 +303,14 @@ final class Gate: Sendable {
     /// does not hold back another's `status`, which is answered while most of the first one's wait.
     @Test func answersInPlaceLeaveRoomForOthersEachTurn() async throws {
         let calls = Atomic<Int>(0)
-        let live = try LiveServer(configure: { $0.immediateWorkPerTurn = 0.002 }, immediate: { _, _ in
-            calls.add(1, ordering: .relaxed)
-            let until = ContinuousClock.now + .milliseconds(1)
-            while ContinuousClock.now < until {}  // a millisecond of work
-            return [JSONValue.object([("class", .string("PLACE"))]).encodedLine()]
-        })
+        let live = try LiveServer(
+            configure: { $0.immediateWorkPerTurn = 0.002 },
+            immediate: { _, _ in
+                calls.add(1, ordering: .relaxed)
+                let until = ContinuousClock.now + .milliseconds(1)
+                while ContinuousClock.now < until {}  // a millisecond of work
+                return [JSONValue.object([("class", .string("PLACE"))]).encodedLine()]
+            })
         let busy = try #require(live.client())
         _ = await busy.next()
         busy.send(String(repeating: "{\"command\":\"lookup\",\"latitude\":1,\"longitude\":2}\n", count: 400))
@@ -308,7 +321,10 @@ final class Gate: Sendable {
         other.send("{\"command\":\"status\",\"id\":1}\n{\"command\":\"version\",\"id\":2}\n")
         var answered = false
         while let reply = await other.next(timeout: 10) {
-            if reply["id"] == .number(2) { answered = true; break }
+            if reply["id"] == .number(2) {
+                answered = true
+                break
+            }
         }
         #expect(answered)
         // 400 ms of work in all, in turns of about 2 ms: the status came long before the end.
@@ -326,21 +342,23 @@ final class Gate: Sendable {
         // The crowd's lines answered when the probe's request was: counted by the server, not by when the test gets
         // to read the reply.
         let answeredAt = Atomic<Int>(-1)
-        let live = try LiveServer(configure: {
-            $0.immediateWorkPerTurn = 0.002
-            $0.replyHighWater = 10_000
-            $0.replyHighWaterBytes = 1 << 20
-        }, immediate: { request, _ in
-            let place = ProtocolMessage.reply(.object([("class", .string("PLACE"))]), id: request.id).encodedLine()
-            if request.id == .number(9) {
-                answeredAt.store(calls.load(ordering: .relaxed), ordering: .relaxed)
+        let live = try LiveServer(
+            configure: {
+                $0.immediateWorkPerTurn = 0.002
+                $0.replyHighWater = 10_000
+                $0.replyHighWaterBytes = 1 << 20
+            },
+            immediate: { request, _ in
+                let place = ProtocolMessage.reply(.object([("class", .string("PLACE"))]), id: request.id).encodedLine()
+                if request.id == .number(9) {
+                    answeredAt.store(calls.load(ordering: .relaxed), ordering: .relaxed)
+                    return [place]
+                }
+                calls.add(1, ordering: .relaxed)
+                let until = ContinuousClock.now + .milliseconds(1)
+                while ContinuousClock.now < until {}  // a millisecond of work
                 return [place]
-            }
-            calls.add(1, ordering: .relaxed)
-            let until = ContinuousClock.now + .milliseconds(1)
-            while ContinuousClock.now < until {}  // a millisecond of work
-            return [place]
-        })
+            })
         var crowd: [TestClient] = []
         for _ in 0..<8 {
             let client = try #require(live.client())
@@ -362,7 +380,9 @@ final class Gate: Sendable {
         #expect(after - before <= 12, "\(after - before) of the crowd's lines were answered first")
         for client in crowd {
             var places = 0
-            while places < 150, let reply = await client.next(timeout: 20), reply["class"] == .string("PLACE") { places += 1 }
+            while places < 150, let reply = await client.next(timeout: 20), reply["class"] == .string("PLACE") {
+                places += 1
+            }
             #expect(places == 150)
         }
     }
@@ -371,14 +391,20 @@ final class Gate: Sendable {
     /// client with replies waiting is not read, while one with none waiting is still answered.
     @Test func queuedReplyBytesAreBoundedOverAllClients() async throws {
         let pad = String(repeating: "p", count: 8_000)
-        let live = try LiveServer(configure: {
-            $0.maximumQueuedReplyBytes = 64 << 10
-            $0.replyHighWaterBytes = 1 << 20
-            $0.replyHighWater = 10_000
-        }, immediate: { request, _ in
-            [ProtocolMessage.reply(.object([("class", .string("PLACES")), ("pad", .string(pad))]), id: request.id)
-                .encodedLine()]
-        })
+        let live = try LiveServer(
+            configure: {
+                $0.maximumQueuedReplyBytes = 64 << 10
+                $0.replyHighWaterBytes = 1 << 20
+                $0.replyHighWater = 10_000
+            },
+            immediate: { request, _ in
+                [
+                    ProtocolMessage.reply(
+                        .object([("class", .string("PLACES")), ("pad", .string(pad))]), id: request.id
+                    )
+                    .encodedLine()
+                ]
+            })
         // Clients with tiny receive buffers that never read: replies pile up in the server.
         var crowd: [TestClient] = []
         for _ in 0..<8 {

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 import BreezeServer
 import BreezeSystem
@@ -6,7 +7,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A live server on a temporary socket.
@@ -16,16 +17,20 @@ final class LiveServer {
 
     /// `handler` answers later (as a task), with messages made replies to the request; `immediate`, when it gives
     /// lines, answers now instead.
-    init(configure: (inout SocketServer.Configuration) -> Void = { _ in }, mode: mode_t = 0o660,
-         handler: @escaping @Sendable (ProtocolRequest, SocketServer.Peer) async -> [JSONValue] = { _, _ in [] },
-         immediate: (@Sendable (ProtocolRequest, SocketServer.Peer) -> [[UInt8]]?)? = nil) throws {
+    init(
+        configure: (inout SocketServer.Configuration) -> Void = { _ in }, mode: mode_t = 0o660,
+        handler: @escaping @Sendable (ProtocolRequest, SocketServer.Peer) async -> [JSONValue] = { _, _ in [] },
+        immediate: (@Sendable (ProtocolRequest, SocketServer.Peer) -> [[UInt8]]?)? = nil
+    ) throws {
         path = TemporaryPaths.make("test", suffix: ".sock")
         var configuration = SocketServer.Configuration()
         configure(&configuration)
         server = try SocketServer(listener: try UnixListener(path: path, mode: mode), configuration: configuration) {
             request, peer in
             if let lines = immediate?(request, peer) { return .now(lines) }
-            return .later { await handler(request, peer).map { ProtocolMessage.reply($0, id: request.id).encodedLine() } }
+            return .later {
+                await handler(request, peer).map { ProtocolMessage.reply($0, id: request.id).encodedLine() }
+            }
         }
         server.start()
     }
@@ -38,7 +43,10 @@ final class LiveServer {
 }
 
 func location(_ n: Int, padding: Int = 0) -> JSONValue {
-    .object([("class", .string("LOCATION")), ("n", .number(Double(n))), ("pad", .string(String(repeating: "x", count: padding)))])
+    .object([
+        ("class", .string("LOCATION")), ("n", .number(Double(n))),
+        ("pad", .string(String(repeating: "x", count: padding))),
+    ])
 }
 
 @Suite struct SocketServerTests {
@@ -75,7 +83,9 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         let live = try LiveServer { $0.release = "9.9" }
         let client = try #require(live.client())
         _ = await client.next()
-        let members: [(String, JSONValue)] = [("mqtt", .object([("state", .string("connected"))])), ("id", .number(99))]
+        let members: [(String, JSONValue)] = [
+            ("mqtt", .object([("state", .string("connected"))])), ("id", .number(99)),
+        ]
         for (extra, id) in [([], #"7"#), (members, #""a\"b""#), (members, nil), (Array(members.prefix(1)), "3.5")] {
             live.server.setVersionMembers(extra)
             client.send("{\"command\":\"version\"" + (id.map { ",\"id\":" + $0 } ?? "") + "}\n")
@@ -190,7 +200,9 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
     }
 
     @Test func requestsGoToTheHandlerAndRepliesCarryTheirId() async throws {
-        let live = try LiveServer(handler: { _, _ in [.object([("class", .string("PLACE")), ("city", .string("Bern"))])] })
+        let live = try LiveServer(handler: { _, _ in
+            [.object([("class", .string("PLACE")), ("city", .string("Bern"))])]
+        })
         let client = try #require(live.client())
         _ = await client.next()
         client.send("{\"command\":\"lookup\",\"id\":42,\"latitude\":46.9,\"longitude\":7.4}\n")
@@ -294,7 +306,8 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
 
     @Test(.enabled(if: getuid() == 0, "needs root to connect as another user"))
     func otherUsersMayReadButNotChangeState() async throws {
-        let live = try LiveServer(configure: { $0.trust = TrustPolicy(ownUID: getuid(), groupID: nil) }, mode: 0o666) { _, _ in
+        let live = try LiveServer(configure: { $0.trust = TrustPolicy(ownUID: getuid(), groupID: nil) }, mode: 0o666) {
+            _, _ in
             [.object([("class", .string("LOCATION")), ("source", .string("manual"))])]
         }
         // Precise for trusted peers, rounded to city level for everyone else.
@@ -337,13 +350,14 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
     @Test func theDocumentedSubscriberPrintsEachPlaceChangeOnce() async throws {
         let live = try LiveServer()
         func publish(_ city: String, _ id: Int, time: Int) {
-            live.server.publish(.object([
-                ("class", .string("LOCATION")), ("name", .string("\(city), Switzerland")), ("city", .string(city)),
-                ("geoname_id", .number(Double(id))), ("time", .string("2026-12-01T10:00:\(10 + time).000Z")),
-            ]))
+            live.server.publish(
+                .object([
+                    ("class", .string("LOCATION")), ("name", .string("\(city), Switzerland")), ("city", .string(city)),
+                    ("geoname_id", .number(Double(id))), ("time", .string("2026-12-01T10:00:\(10 + time).000Z")),
+                ]))
         }
         // The first place is there before the program connects: its watch gets it as the snapshot.
-        publish("Adelboden", 2661881, time: 0)
+        publish("Adelboden", 2_661_881, time: 0)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/subscribe.py").path
         let output = Pipe()
@@ -356,20 +370,23 @@ func location(_ n: Int, padding: Int = 0) -> JSONValue {
         func text() -> String { printed.all.joined() }
 
         #expect(await printed.wait(timeout: 10) { _ in text().contains("Adelboden") })
-        publish("Adelboden", 2661881, time: 1)
-        publish("Adelboden", 2661881, time: 2)
-        publish("Frutigen", 2660727, time: 3)
+        publish("Adelboden", 2_661_881, time: 1)
+        publish("Adelboden", 2_661_881, time: 2)
+        publish("Frutigen", 2_660_727, time: 3)
         #expect(await printed.wait(timeout: 10) { _ in text().contains("Frutigen") })
-        publish("Frutigen", 2660727, time: 4)
-        publish("Bern", 2661552, time: 5)
+        publish("Frutigen", 2_660_727, time: 4)
+        publish("Bern", 2_661_552, time: 5)
         #expect(await printed.wait(timeout: 10) { _ in text().contains("Bern") })
-        live.server.publish(.object([
-            ("class", .string("LOCATION")), ("state", .string("denied")), ("name", .null), ("geoname_id", .null),
-        ]))
+        live.server.publish(
+            .object([
+                ("class", .string("LOCATION")), ("state", .string("denied")), ("name", .null), ("geoname_id", .null),
+            ]))
         #expect(await printed.wait(timeout: 10) { _ in text().contains("(no place)") })
-        publish("Bern", 2661552, time: 6)
+        publish("Bern", 2_661_552, time: 6)
         #expect(await printed.wait(timeout: 10) { _ in text().hasSuffix("(no place)\nBern, Switzerland\n") })
         output.fileHandleForReading.readabilityHandler = nil
-        #expect(text() == "Adelboden, Switzerland\nFrutigen, Switzerland\nBern, Switzerland\n(no place)\nBern, Switzerland\n")
+        #expect(
+            text()
+                == "Adelboden, Switzerland\nFrutigen, Switzerland\nBern, Switzerland\n(no place)\nBern, Switzerland\n")
     }
 }

@@ -1,9 +1,10 @@
+import BreezeCore
 import BreezeProtocol
 import BreezeTestSupport
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A plain client for a Unix socket, reading lines with a deadline. Waiting suspends (the socket is polled on a

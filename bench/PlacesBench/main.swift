@@ -4,7 +4,7 @@ import BreezeProtocol
 import BreezeTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Benchmarks the places index: load time, memory, reverse lookups, search latency. Run in release mode:
@@ -44,7 +44,9 @@ if let pointsToName {
     var buffer: UnsafeMutablePointer<CChar>?
     var capacity = 0
     while getline(&buffer, &capacity, file) > 0, let buffer {
-        let numbers = String(cString: buffer).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+        let numbers = String(cString: buffer).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap {
+            Double($0)
+        }
         guard numbers.count == 2 else { continue }
         print(geocoder.place(for: Coordinate(latitude: numbers[0], longitude: numbers[1]))?.place.id ?? -1)
     }
@@ -68,8 +70,10 @@ for _ in 0..<200 {
     _ = again.count
 }
 loads.sort()
-print(String(format: "load: first %.3f ms, median of 200 %.3f ms (%d places)",
-             firstLoad * 1000, percentile(loads, 0.5) * 1000, index.count))
+print(
+    String(
+        format: "load: first %.3f ms, median of 200 %.3f ms (%d places)",
+        firstLoad * 1000, percentile(loads, 0.5) * 1000, index.count))
 print(String(format: "resident memory added by load: %.2f MB", Double(rssAfterLoad - rssBefore) / 1e6))
 
 // Reverse lookups over the whole sphere (uniform), then near places (within 5 km of a random place).
@@ -87,29 +91,38 @@ var checksum = 0
 start = now()
 for point in points { checksum &+= geocoder.place(for: point)?.index ?? 0 }
 let sphere = now() - start
-print(String(format: "reverse, uniform over the sphere: %.0f lookups/s, %.3f µs each (checksum %d)",
-             Double(total) / sphere, sphere / Double(total) * 1e6, checksum))
+print(
+    String(
+        format: "reverse, uniform over the sphere: %.0f lookups/s, %.3f µs each (checksum %d)",
+        Double(total) / sphere, sphere / Double(total) * 1e6, checksum))
 let rssAfterSphere = ProcessMemory.residentBytes()
 
 var nearPoints: [Coordinate] = []
 nearPoints.reserveCapacity(total)
 for _ in 0..<total {
     let place = index.place(at: Int.random(in: 0..<index.count, using: &random))!
-    nearPoints.append(place.coordinate.destination(
-        distance: Double.random(in: 0...5000, using: &random), bearing: Double.random(in: 0..<360, using: &random)))
+    nearPoints.append(
+        place.coordinate.destination(
+            distance: Double.random(in: 0...5000, using: &random), bearing: Double.random(in: 0..<360, using: &random)))
 }
 start = now()
 for point in nearPoints { checksum &+= geocoder.place(for: point)?.index ?? 0 }
 let near = now() - start
-print(String(format: "reverse, within 5 km of places: %.0f lookups/s, %.3f µs each (checksum %d)",
-             Double(total) / near, near / Double(total) * 1e6, checksum))
+print(
+    String(
+        format: "reverse, within 5 km of places: %.0f lookups/s, %.3f µs each (checksum %d)",
+        Double(total) / near, near / Double(total) * 1e6, checksum))
 start = now()
 for point in nearPoints { checksum &+= geocoder.placeIndex(for: point) ?? 0 }
 let nearIndexOnly = now() - start
-print(String(format: "reverse, within 5 km of places, index only (no Place made): %.3f µs each (checksum %d)",
-             nearIndexOnly / Double(total) * 1e6, checksum))
-print(String(format: "resident memory after 3,000,000 lookups: %.2f MB above start (index pages touched)",
-             Double(ProcessMemory.residentBytes() - rssBefore) / 1e6))
+print(
+    String(
+        format: "reverse, within 5 km of places, index only (no Place made): %.3f µs each (checksum %d)",
+        nearIndexOnly / Double(total) * 1e6, checksum))
+print(
+    String(
+        format: "resident memory after 3,000,000 lookups: %.2f MB above start (index pages touched)",
+        Double(ProcessMemory.residentBytes() - rssBefore) / 1e6))
 _ = rssAfterSphere
 
 // Search: 1,000 queries of 2–5 letters, each a prefix of a random place's name, so most find something.
@@ -145,14 +158,18 @@ func measure(_ label: String, _ queries: [String]) {
         }
     }
     latencies.sort()
-    print("search, \(label): " + String(format: "median %.1f µs, p99 %.1f µs, max %.1f µs (%d found)",
-                 percentile(latencies, 0.5) * 1e6, percentile(latencies, 0.99) * 1e6,
-                 latencies.last! * 1e6, found / 3))
+    print(
+        "search, \(label): "
+            + String(
+                format: "median %.1f µs, p99 %.1f µs, max %.1f µs (%d found)",
+                percentile(latencies, 0.5) * 1e6, percentile(latencies, 0.99) * 1e6,
+                latencies.last! * 1e6, found / 3))
 }
 measure("1,000 queries of 2–5 letters", queries)
 for length in 2...5 {
-    measure("the \(queries.filter { $0.count == length }.count) of \(length) letters",
-            queries.filter { $0.count == length })
+    measure(
+        "the \(queries.filter { $0.count == length }.count) of \(length) letters",
+        queries.filter { $0.count == length })
 }
 
 // Whole names of towns of 15,000 people or more, in ASCII letters, 6 letters or longer: as typed, with one slip
@@ -191,8 +208,10 @@ if !dumpSearch {
     let first = now() - start
     start = now()
     _ = fresh.search(slipped[0])
-    print(String(format: "search, first slipped name on a newly opened index: %.2f ms, then %.1f µs",
-                 first * 1000, (now() - start) * 1e6))
+    print(
+        String(
+            format: "search, first slipped name on a newly opened index: %.2f ms, then %.1f µs",
+            first * 1000, (now() - start) * 1e6))
 
     // A search answered as the daemon answers it on its socket: the request line read, the search, the PLACES line
     // written. Each part timed alone as well (medians of 20,000 after as many to warm up).
@@ -220,13 +239,17 @@ if !dumpSearch {
         let request = try ProtocolRequest.parse(line)
         let query = try request.string("query")
         let places = search.search(query, limit: try request.integer("limit", default: 10, in: 1...50)).map(\.place)
-        return ProtocolMessage.placesLine(places, extra: extra, id: request.id).count
+        return ProtocolMessage.reply(ProtocolMessage.places(places, extra: extra), id: request.id).encodedLine().count
     }
     let parsing = try median { try ProtocolRequest.parse(line).id == nil ? 0 : 1 }
     let searching = median { search.search("bern").count }
-    let encoding = median { ProtocolMessage.placesLine(found, extra: extra, id: request.id).count }
-    print(String(format: "search answer for \"bern\", as the socket gives it: %.2f µs (request read %.2f, search %.2f, "
-                 + "line written %.2f)", whole, parsing, searching, encoding))
+    let encoding = median {
+        ProtocolMessage.reply(ProtocolMessage.places(found, extra: extra), id: request.id).encodedLine().count
+    }
+    print(
+        String(
+            format: "search answer for \"bern\", as the socket gives it: %.2f µs (request read %.2f, search %.2f, "
+                + "line written %.2f)", whole, parsing, searching, encoding))
 }
 
 if dumpSearch {

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeProtocol
 import BreezeServer
 import BreezeTestSupport
@@ -86,9 +87,11 @@ for _ in 0..<clientCount {
 var greeted = 0
 while greeted < clientCount { reader.pump(timeoutMilliseconds: 1_000) { _, _ in greeted += 1 } }
 let after = ProcessMemory.residentBytes()
-print(String(format: "memory: %.1f KiB resident per connected idle client (%d clients, %.2f MB in all; "
-    + "both ends live in this process, so this bounds the server's share from above)",
-    Double(after - before) / 1024 / Double(clientCount), clientCount, Double(after - before) / 1e6))
+print(
+    String(
+        format: "memory: %.1f KiB resident per connected idle client (%d clients, %.2f MB in all; "
+            + "both ends live in this process, so this bounds the server's share from above)",
+        Double(after - before) / 1024 / Double(clientCount), clientCount, Double(after - before) / 1e6))
 
 // Latency: every client watches LOCATION.
 let watch = Array("{\"command\":\"watch\",\"classes\":[\"LOCATION\"]}\n".utf8)
@@ -126,7 +129,9 @@ let update = JSONValue.object([
     return (arrivals.map { Double($0 - start) / 1e6 }, duration)
 }
 
-func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
 
 // The floor: the same reader, the same line, a bare loop of send() over 1,000 connected socket pairs. What the
 // kernel and this machine cost before any server code runs; measured in the same run, so the two compare.
@@ -164,16 +169,24 @@ for _ in 0..<updates {
 floor = floor.sorted
 served = served.sorted
 
-print(String(format: "publish to %d idle subscribers (encode once, write to every socket): median %.3f ms, "
-    + "p99 %.3f ms; a bare send() loop: median %.3f ms", clientCount, percentile(served.sends, 0.5),
-    percentile(served.sends, 0.99), percentile(floor.sends, 0.5)))
-print(String(format: "delivery to %d subscribers, %d updates: median %.3f ms, p99 %.3f ms, max %.3f ms "
-    + "(from the publish call until the reader, reading the sockets as they become ready, has the line)",
-    clientCount, updates, percentile(served.latencies, 0.5), percentile(served.latencies, 0.99), served.latencies.last!))
-print(String(format: "the floor, a bare send() loop read by the same reader: median %.3f ms, p99 %.3f ms; "
-    + "server / floor: median %.2f, p99 %.2f", percentile(floor.latencies, 0.5), percentile(floor.latencies, 0.99),
-    percentile(served.latencies, 0.5) / percentile(floor.latencies, 0.5),
-    percentile(served.latencies, 0.99) / percentile(floor.latencies, 0.99)))
+print(
+    String(
+        format: "publish to %d idle subscribers (encode once, write to every socket): median %.3f ms, "
+            + "p99 %.3f ms; a bare send() loop: median %.3f ms", clientCount, percentile(served.sends, 0.5),
+        percentile(served.sends, 0.99), percentile(floor.sends, 0.5)))
+print(
+    String(
+        format: "delivery to %d subscribers, %d updates: median %.3f ms, p99 %.3f ms, max %.3f ms "
+            + "(from the publish call until the reader, reading the sockets as they become ready, has the line)",
+        clientCount, updates, percentile(served.latencies, 0.5), percentile(served.latencies, 0.99),
+        served.latencies.last!))
+print(
+    String(
+        format: "the floor, a bare send() loop read by the same reader: median %.3f ms, p99 %.3f ms; "
+            + "server / floor: median %.2f, p99 %.2f", percentile(floor.latencies, 0.5),
+        percentile(floor.latencies, 0.99),
+        percentile(served.latencies, 0.5) / percentile(floor.latencies, 0.5),
+        percentile(served.latencies, 0.99) / percentile(floor.latencies, 0.99)))
 // A request's round trip on one client while the other 999 are connected and idle: what the event loop costs per
 // request with a full house (it polls every client on each turn).
 let request = Array("{\"command\":\"version\"}\n".utf8)
@@ -186,9 +199,14 @@ for _ in 0..<500 {
     roundTrips.append(Double(nanoseconds() - start) / 1e6)
 }
 roundTrips.sort()
-print(String(format: "request round trip with %d clients connected: median %.3f ms, p99 %.3f ms", clientCount,
-             percentile(roundTrips, 0.5), percentile(roundTrips, 0.99)))
+print(
+    String(
+        format: "request round trip with %d clients connected: median %.3f ms, p99 %.3f ms", clientCount,
+        percentile(roundTrips, 0.5), percentile(roundTrips, 0.99)))
 
 server.stop()
 fds.forEach { close($0) }
-pairs.forEach { close($0.0); close($0.1) }
+pairs.forEach {
+    close($0.0)
+    close($0.1)
+}

@@ -1,4 +1,5 @@
 import BreezeCLI
+import BreezeCore
 import BreezeDaemon
 import BreezeGPSD
 import BreezeGeoClue
