@@ -207,7 +207,8 @@ let package = Package(
             dependencies: ["BreezeServer", "BreezeProtocol", "BreezeSystem", "BreezeTestSupport"]),
         .testTarget(name: "BreezePlacesTests", dependencies: ["BreezePlaces", "BreezeTestSupport"]),
         .target(
-            name: "BreezeTestSupport", dependencies: ["BreezeCore", "BreezeGeoClue", "BreezeSystem"],
+            name: "BreezeTestSupport",
+            dependencies: ["BreezeCore", "BreezeGeoClue", "BreezeLocation", "BreezePlaces", "BreezeSystem"],
             path: "Tests/BreezeTestSupport"),
         .testTarget(
             name: "BreezeGPSDTests",

@@ -1,15 +1,12 @@
 import BreezeCLI
 import BreezeCore
 import BreezeProtocol
+import BreezeTestSupport
 import Testing
 
 /// The advice in `AIR` and `POLLEN` as breezectl prints it: under the AQI summary, after the pollen levels, and
 /// the first air tip in the Waybar tooltip.
 @Suite struct TipsTextTests {
-    static let bern = Place(
-        id: 2661552, name: "Bern", admin1: "Bern", country: "Switzerland", countryCode: "CH", population: 121631,
-        coordinate: Coordinate(latitude: 46.94809, longitude: 7.44744))
-
     /// An index value inside each label's range.
     static let labels: [(AirQualityLabel, Double)] = [
         (.excellent, 12), (.good, 40), (.moderate, 60), (.slightlyHigh, 90), (.unhealthyForSensitiveGroups, 120),
@@ -21,7 +18,7 @@ import Testing
         let report = AirQualityReport(
             time: 1_780_000_000, usAQI: usAQI,
             readings: Pollutant.allCases.map { PollutantReading(pollutant: $0, value: 5) })
-        let state = DatasetState(place: bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
+        let state = DatasetState(place: .bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
         return Array(DatasetMessage.message(state, now: 1_780_000_100).encoded().utf8)
     }
 
@@ -29,7 +26,7 @@ import Testing
     static func pollenLine(_ level: PollenLevel) -> [UInt8] {
         let entries = [PollenReport.Entry(code: "GRASS", name: "Grass", kind: .plant, level: level, grains: 30)]
         let report = PollenReport(provider: .openMeteo, time: 1_780_000_000, entries: entries)
-        let state = DatasetState(place: bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
+        let state = DatasetState(place: .bern, status: .fresh, report: report, fetchedAt: 1_780_000_100)
         return Array(DatasetMessage.message(state, now: 1_780_000_100).encoded().utf8)
     }
 

@@ -33,7 +33,7 @@ import Testing
         let gpsd = try FakeGPSD()
         defer { gpsd.stop() }
         let source = GPSDSource(address: GPSDAddress(host: "127.0.0.1", port: gpsd.port))
-        let service = LocationService(sources: [source], geocoder: ReverseGeocoder(index: LocationServiceHarness.index))
+        let service = LocationService(sources: [source], geocoder: ReverseGeocoder(index: LocationServiceRig.index))
         let tally = Tally()
         let running = Task {
             async let listening: Void = { for await event in service.events { tally.add(event) } }()

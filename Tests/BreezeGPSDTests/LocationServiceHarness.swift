@@ -5,13 +5,9 @@ import BreezePlaces
 import BreezeTestSupport
 import Foundation
 
-/// A location service on a gpsd source, with its events recorded.
+/// A location service on a gpsd source (`LocationServiceRig`), with what the source sent recorded too.
 struct LocationServiceHarness {
-    static let index = try! PlacesIndex(path: PlacesIndexLocation.sourceTreeIndex)
-
-    let service: LocationService
-    let task: Task<Void, Never>
-    let recorder = EventRecorder<LocationServiceEvent>()
+    let rig: LocationServiceRig
     /// What the gpsd source sent the service, used or not.
     let source: TappedSource
 
@@ -20,36 +16,18 @@ struct LocationServiceHarness {
         port: Int, fixTimeout: Duration = .seconds(30), fallback: Place? = nil,
         backoff: RetryBackoff = RetryBackoff(initial: 0.05, maximum: 0.25), unchangedFixInterval: Duration = .zero
     ) {
-        let source = TappedSource(GPSDSource(
+        source = TappedSource(GPSDSource(
             address: GPSDAddress(host: "127.0.0.1", port: port), backoff: backoff,
             unchangedFixInterval: unchangedFixInterval))
-        self.source = source
-        let service = LocationService(
-            sources: [source], geocoder: ReverseGeocoder(index: Self.index), fallback: fallback,
-            fixTimeout: fixTimeout)
-        self.service = service
-        let recorder = recorder
-        task = Task {
-            async let listening: Void = {
-                for await event in service.events { recorder.append(event) }
-            }()
-            await service.run()
-            await listening
-        }
+        rig = LocationServiceRig(sources: [source], fallback: fallback, fixTimeout: fixTimeout)
     }
 
-    func stop() async {
-        task.cancel()
-        await task.value
-    }
+    var service: LocationService { rig.service }
+    var recorder: EventRecorder<LocationServiceEvent> { rig.recorder }
+    var positions: [LocationUpdate] { rig.positions }
+    var permissions: [LocationPermission] { rig.permissions }
 
-    var positions: [LocationUpdate] {
-        recorder.all.compactMap { if case .position(let update) = $0 { update } else { nil } }
-    }
-
-    var permissions: [LocationPermission] {
-        recorder.all.compactMap { if case .permission(let state) = $0 { state } else { nil } }
-    }
+    func stop() async { await rig.stop() }
 }
 
 /// The descriptors of this process that are TCP sockets connected to `port` on this machine.

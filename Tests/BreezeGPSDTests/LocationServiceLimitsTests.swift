@@ -8,9 +8,6 @@ import Testing
 
 /// The location service under a flood of fixes and across the privacy switch, on scripted sources (no I/O).
 @Suite struct LocationServiceLimitsTests {
-    static let bern = Place(
-        id: 1, name: "Bern", admin1: "Bern", country: "Switzerland", countryCode: "CH", population: 121_631,
-        coordinate: Coordinate(latitude: 46.948, longitude: 7.447))
     static let adelboden = (46.4929, 7.5607)
     static let frutigen = (46.5877, 7.648)
     static let sydney = (-33.8688, 151.2093)
@@ -38,7 +35,7 @@ import Testing
     @Test func aFloodOfFarApartFixesNobodyReadsQueuesABoundedNumberOfEvents() async throws {
         let source = ScriptedSource(.gpsd)
         let service = LocationService(
-            sources: [source], geocoder: ReverseGeocoder(index: LocationServiceHarness.index), fallback: Self.bern)
+            sources: [source], geocoder: ReverseGeocoder(index: LocationServiceRig.index), fallback: Place.bern)
         let run = Task { await service.run() }
         let before = ProcessMemory.residentBytes()
         source.send(.connecting)
@@ -65,15 +62,9 @@ import Testing
     @Test func switchingOffForgetsEveryLivePositionAndUsesTheFallback() async throws {
         let gpsd = ScriptedSource(.gpsd)
         let geoclue = ScriptedSource(.geoclue, continuous: false)
-        let service = LocationService(
-            sources: [gpsd, geoclue], geocoder: ReverseGeocoder(index: LocationServiceHarness.index),
-            fallback: Self.bern)
-        let recorder = EventRecorder<LocationServiceEvent>()
-        let run = Task {
-            async let listening: Void = { for await event in service.events { recorder.append(event) } }()
-            await service.run()
-            await listening
-        }
+        let rig = LocationServiceRig(sources: [gpsd, geoclue], fallback: .bern)
+        let service = rig.service
+        let recorder = rig.recorder
         func named(_ name: String, after start: Int) async -> Bool {
             await recorder.wait(timeout: 10) { events in
                 events[start...].contains { if case .position(let update) = $0 { update.place.name == name } else { false } }
@@ -87,9 +78,9 @@ import Testing
         #expect(await named("Adelboden", after: 0))
 
         await service.setLocationEnabled(false)
-        #expect(await service.current == LocationUpdate(place: Self.bern, distance: 0, fix: nil))
+        #expect(await service.current == LocationUpdate(place: Place.bern, distance: 0, fix: nil))
         #expect(await service.permission == .denied(.switchedOff))
-        #expect(await recorder.wait(timeout: 10) { $0.last == .fallback(Self.bern) })
+        #expect(await recorder.wait(timeout: 10) { $0.last == .fallback(Place.bern) })
         geoclue.sendFix(Self.sydney.0, Self.sydney.1)  // while off: neither named nor kept
         #expect(await geoclue.waitUntilHandled())
 
@@ -100,12 +91,11 @@ import Testing
         // gpsd goes: GeoClue has given no position since the switch came back on, so the fallback city stands in.
         let lost = recorder.all.count
         gpsd.send(.lost(PermissionReason(code: .lost, message: "gpsd went away", hint: nil)))
-        #expect(await recorder.wait(timeout: 10) { $0[lost...].contains(.fallback(Self.bern)) }, "\(recorder.all[lost...])")
-        #expect(await service.current == LocationUpdate(place: Self.bern, distance: 0, fix: nil))
+        #expect(await recorder.wait(timeout: 10) { $0[lost...].contains(.fallback(Place.bern)) }, "\(recorder.all[lost...])")
+        #expect(await service.current == LocationUpdate(place: Place.bern, distance: 0, fix: nil))
         #expect(!recorder.all[switchedOn...].contains { event in
             if case .position(let update) = event { ["London", "Sydney"].contains(update.place.name) } else { false }
         }, "\(recorder.all[switchedOn...])")
-        run.cancel()
-        await run.value
+        await rig.stop()
     }
 }

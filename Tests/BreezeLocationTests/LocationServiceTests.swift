@@ -6,38 +6,23 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A location service over scripted sources and the committed places index, its events read as they come.
+/// A location service over scripted sources (`LocationServiceRig`), settled by waiting for its sources.
 final class ServiceRig: Sendable {
-    static let index = try! PlacesIndex(path: PlacesIndexLocation.sourceTreeIndex)
-    static let bern = Place(
-        id: 2_661_552, name: "Bern", admin1: "Bern", country: "Switzerland", countryCode: "CH", population: 121_631,
-        coordinate: Coordinate(latitude: 46.94809, longitude: 7.44744))
-
-    let service: LocationService
+    let rig: LocationServiceRig
     let sources: [ScriptedSource]
-    private let task: Task<Void, Never>
-    private let received = EventLog()
 
     init(
-        _ sources: [ScriptedSource], fallback: Place? = bern, movementThreshold: Double = 250,
+        _ sources: [ScriptedSource], fallback: Place? = .bern, movementThreshold: Double = 250,
         fixTimeout: Duration = .seconds(3_600), enabled: Bool = true
     ) {
         self.sources = sources
-        let service = LocationService(
-            sources: sources, geocoder: ReverseGeocoder(index: Self.index), fallback: fallback,
-            movementThreshold: movementThreshold, fixTimeout: fixTimeout, locationEnabled: enabled)
-        self.service = service
-        let received = received
-        task = Task {
-            async let reading: Void = {
-                for await event in service.events { received.append(event) }
-            }()
-            await service.run()
-            await reading
-        }
+        rig = LocationServiceRig(
+            sources: sources, fallback: fallback, movementThreshold: movementThreshold, fixTimeout: fixTimeout,
+            enabled: enabled)
     }
 
-    var events: [LocationServiceEvent] { received.all }
+    var service: LocationService { rig.service }
+    var events: [LocationServiceEvent] { rig.events }
 
     /// Waits, up to 10 s, until `count` events have arrived and every source's events have been handled.
     @discardableResult
@@ -51,22 +36,11 @@ final class ServiceRig: Sendable {
         return events
     }
 
-    func stop() async {
-        task.cancel()
-        await task.value
-    }
+    func stop() async { await rig.stop() }
 
     static func positions(_ events: [LocationServiceEvent]) -> [String] {
         events.compactMap { if case .position(let update) = $0 { update.place.name } else { nil } }
     }
-}
-
-/// The service's events, as read.
-final class EventLog: Sendable {
-    private let events = Mutex<[LocationServiceEvent]>([])
-
-    func append(_ event: LocationServiceEvent) { events.withLock { $0.append(event) } }
-    var all: [LocationServiceEvent] { events.withLock { $0 } }
 }
 
 @Suite struct LocationServiceTests {
@@ -76,15 +50,15 @@ final class EventLog: Sendable {
         let rig = ServiceRig([ScriptedSource(.gpsd)])
         let events = await rig.settle(events: 2)
         await rig.stop()
-        #expect(events.prefix(2) == [.permission(.notDetermined), .fallback(ServiceRig.bern)])
-        #expect(await rig.service.current == LocationUpdate(place: ServiceRig.bern, distance: 0, fix: nil))
+        #expect(events.prefix(2) == [.permission(.notDetermined), .fallback(Place.bern)])
+        #expect(await rig.service.current == LocationUpdate(place: Place.bern, distance: 0, fix: nil))
     }
 
     @Test func switchedOffAtStartItAnnouncesTheSwitchAndTellsTheSources() async {
         let source = ScriptedSource(.geoclue, continuous: false)
         let rig = ServiceRig([source], enabled: false)
         let events = await rig.settle(events: 2)
-        #expect(events.prefix(2) == [.permission(.denied(.switchedOff)), .fallback(ServiceRig.bern)])
+        #expect(events.prefix(2) == [.permission(.denied(.switchedOff)), .fallback(Place.bern)])
         source.sendFix(46.94809, 7.44744)
         await rig.settle(events: 2)
         await rig.stop()
@@ -104,7 +78,7 @@ final class EventLog: Sendable {
             "permission requesting gpsd", "permission authorized gpsd", "position Bern from gpsd",
         ])
         #expect(ServiceRig.positions(events) == ["Bern"])
-        #expect(await rig.service.current?.place.id == ServiceRig.bern.id)
+        #expect(await rig.service.current?.place.id == Place.bern.id)
         #expect(await rig.service.permission == .authorized(.gpsd))
     }
 
@@ -172,7 +146,7 @@ final class EventLog: Sendable {
         let events = await rig.settle(events: 7)
         await rig.stop()
         #expect(Array(events.dropFirst(4)) == [
-            .permission(.unavailable(Self.gpsdLost)), .fixLost(.gpsd), .fallback(ServiceRig.bern),
+            .permission(.unavailable(Self.gpsdLost)), .fixLost(.gpsd), .fallback(Place.bern),
         ])
         #expect(await rig.service.current?.fix == nil)
     }
@@ -290,7 +264,7 @@ final class EventLog: Sendable {
         await rig.settle(events: 2)
         await rig.stop()
         #expect(notice == LocationNotice(source: .gpsd, message: "time went backwards"))
-        #expect(rig.events == [.permission(.notDetermined), .fallback(ServiceRig.bern)])
+        #expect(rig.events == [.permission(.notDetermined), .fallback(Place.bern)])
     }
 
     @Test func silenceBeyondTheFixTimeoutCountsAsNoFix() async {
