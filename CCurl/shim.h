@@ -6,7 +6,7 @@
  * and most of the time to READY), for a daemon that may never fetch (`--offline`) or not for a while. The header
  * gives the types and constants; the functions come from this table. */
 
-#include <dlfcn.h>
+#include "../CLoader/loader.h"
 #include <stddef.h>
 #include <curl/curl.h>
 
@@ -38,28 +38,25 @@ struct CCurl_api {
 /* Fills `api` from CCURL_LIBRARY. Returns NULL, or dlerror's message when the library or a symbol is missing.
  * The library stays loaded for the life of the process. */
 static inline const char *CCurl_load(struct CCurl_api *api) {
-    void *library = dlopen(CCURL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return dlerror();
-#define CCURL_RESOLVE(field, name) \
-    if ((*(void **)(&api->field) = dlsym(library, name)) == NULL) return dlerror();
-    CCURL_RESOLVE(global_init, "curl_global_init")
-    CCURL_RESOLVE(multi_init, "curl_multi_init")
-    CCURL_RESOLVE(multi_add_handle, "curl_multi_add_handle")
-    CCURL_RESOLVE(multi_remove_handle, "curl_multi_remove_handle")
-    CCURL_RESOLVE(multi_perform, "curl_multi_perform")
-    CCURL_RESOLVE(multi_info_read, "curl_multi_info_read")
-    CCURL_RESOLVE(multi_poll, "curl_multi_poll")
-    CCURL_RESOLVE(multi_wakeup, "curl_multi_wakeup")
-    CCURL_RESOLVE(multi_strerror, "curl_multi_strerror")
-    CCURL_RESOLVE(easy_init, "curl_easy_init")
-    CCURL_RESOLVE(easy_cleanup, "curl_easy_cleanup")
-    CCURL_RESOLVE(easy_setopt, "curl_easy_setopt")
-    CCURL_RESOLVE(easy_getinfo, "curl_easy_getinfo")
-    CCURL_RESOLVE(easy_strerror, "curl_easy_strerror")
-    CCURL_RESOLVE(slist_append, "curl_slist_append")
-    CCURL_RESOLVE(slist_free_all, "curl_slist_free_all")
-#undef CCURL_RESOLVE
-    return NULL;
+    const char *failure = NULL;
+    void *library = CLoader_open(CCURL_LIBRARY, &failure);
+    CLoader_resolve(library, (void **)&api->global_init, "curl_global_init", &failure);
+    CLoader_resolve(library, (void **)&api->multi_init, "curl_multi_init", &failure);
+    CLoader_resolve(library, (void **)&api->multi_add_handle, "curl_multi_add_handle", &failure);
+    CLoader_resolve(library, (void **)&api->multi_remove_handle, "curl_multi_remove_handle", &failure);
+    CLoader_resolve(library, (void **)&api->multi_perform, "curl_multi_perform", &failure);
+    CLoader_resolve(library, (void **)&api->multi_info_read, "curl_multi_info_read", &failure);
+    CLoader_resolve(library, (void **)&api->multi_poll, "curl_multi_poll", &failure);
+    CLoader_resolve(library, (void **)&api->multi_wakeup, "curl_multi_wakeup", &failure);
+    CLoader_resolve(library, (void **)&api->multi_strerror, "curl_multi_strerror", &failure);
+    CLoader_resolve(library, (void **)&api->easy_init, "curl_easy_init", &failure);
+    CLoader_resolve(library, (void **)&api->easy_cleanup, "curl_easy_cleanup", &failure);
+    CLoader_resolve(library, (void **)&api->easy_setopt, "curl_easy_setopt", &failure);
+    CLoader_resolve(library, (void **)&api->easy_getinfo, "curl_easy_getinfo", &failure);
+    CLoader_resolve(library, (void **)&api->easy_strerror, "curl_easy_strerror", &failure);
+    CLoader_resolve(library, (void **)&api->slist_append, "curl_slist_append", &failure);
+    CLoader_resolve(library, (void **)&api->slist_free_all, "curl_slist_free_all", &failure);
+    return failure;
 }
 
 /* The soname, for messages. */

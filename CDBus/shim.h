@@ -10,7 +10,7 @@
  * as dbus/dbus.h declares them, rather than included: that header needs dbus-1's include folders, and taking them
  * from pkg-config (`pkgConfig: "dbus-1"`) also links -ldbus-1 into every product, which is the load this avoids. */
 
-#include <dlfcn.h>
+#include "../CLoader/loader.h"
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -127,67 +127,62 @@ struct CDBus_api {
 /* A table filled from CDBUS_LIBRARY, or NULL with `failure` set to dlerror's message (or to "out of memory") when
  * the library or a symbol is missing. The library and the table stay for the life of the process. */
 static inline const struct CDBus_api *CDBus_load(const char **failure) {
-    void *library = dlopen(CDBUS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        *failure = dlerror();
-        return NULL;
-    }
+    *failure = NULL;
+    void *library = CLoader_open(CDBUS_LIBRARY, failure);
+    if (library == NULL) return NULL;
     struct CDBus_api *api = (struct CDBus_api *)calloc(1, sizeof(struct CDBus_api));
     if (api == NULL) {
         *failure = "out of memory";
         return NULL;
     }
-#define CDBUS_RESOLVE(field, name) \
-    if ((*(void **)(&api->field) = dlsym(library, name)) == NULL) { \
-        *failure = dlerror(); \
-        free(api); \
-        return NULL; \
+    CLoader_resolve(library, (void **)&api->bus_get_unique_name, "dbus_bus_get_unique_name", failure);
+    CLoader_resolve(library, (void **)&api->bus_register, "dbus_bus_register", failure);
+    CLoader_resolve(library, (void **)&api->connection_close, "dbus_connection_close", failure);
+    CLoader_resolve(library, (void **)&api->connection_get_is_connected, "dbus_connection_get_is_connected", failure);
+    CLoader_resolve(library, (void **)&api->connection_get_unix_fd, "dbus_connection_get_unix_fd", failure);
+    CLoader_resolve(library, (void **)&api->connection_has_messages_to_send, "dbus_connection_has_messages_to_send", failure);
+    CLoader_resolve(library, (void **)&api->connection_open_private, "dbus_connection_open_private", failure);
+    CLoader_resolve(library, (void **)&api->connection_pop_message, "dbus_connection_pop_message", failure);
+    CLoader_resolve(library, (void **)&api->connection_read_write, "dbus_connection_read_write", failure);
+    CLoader_resolve(library, (void **)&api->connection_send, "dbus_connection_send", failure);
+    CLoader_resolve(library, (void **)&api->connection_set_exit_on_disconnect, "dbus_connection_set_exit_on_disconnect", failure);
+    CLoader_resolve(library, (void **)&api->connection_unref, "dbus_connection_unref", failure);
+    CLoader_resolve(library, (void **)&api->free, "dbus_free", failure);
+    CLoader_resolve(library, (void **)&api->error_init, "dbus_error_init", failure);
+    CLoader_resolve(library, (void **)&api->error_free, "dbus_error_free", failure);
+    CLoader_resolve(library, (void **)&api->message_get_error_name, "dbus_message_get_error_name", failure);
+    CLoader_resolve(library, (void **)&api->message_get_interface, "dbus_message_get_interface", failure);
+    CLoader_resolve(library, (void **)&api->message_get_member, "dbus_message_get_member", failure);
+    CLoader_resolve(library, (void **)&api->message_get_no_reply, "dbus_message_get_no_reply", failure);
+    CLoader_resolve(library, (void **)&api->message_get_path, "dbus_message_get_path", failure);
+    CLoader_resolve(library, (void **)&api->message_get_reply_serial, "dbus_message_get_reply_serial", failure);
+    CLoader_resolve(library, (void **)&api->message_get_sender, "dbus_message_get_sender", failure);
+    CLoader_resolve(library, (void **)&api->message_get_type, "dbus_message_get_type", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_abandon_container, "dbus_message_iter_abandon_container", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_append_basic, "dbus_message_iter_append_basic", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_close_container, "dbus_message_iter_close_container", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_get_arg_type, "dbus_message_iter_get_arg_type", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_get_basic, "dbus_message_iter_get_basic", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_get_signature, "dbus_message_iter_get_signature", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_init, "dbus_message_iter_init", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_init_append, "dbus_message_iter_init_append", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_next, "dbus_message_iter_next", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_open_container, "dbus_message_iter_open_container", failure);
+    CLoader_resolve(library, (void **)&api->message_iter_recurse, "dbus_message_iter_recurse", failure);
+    CLoader_resolve(library, (void **)&api->message_new_error, "dbus_message_new_error", failure);
+    CLoader_resolve(library, (void **)&api->message_new_method_call, "dbus_message_new_method_call", failure);
+    CLoader_resolve(library, (void **)&api->message_new_method_return, "dbus_message_new_method_return", failure);
+    CLoader_resolve(library, (void **)&api->message_new_signal, "dbus_message_new_signal", failure);
+    CLoader_resolve(library, (void **)&api->message_unref, "dbus_message_unref", failure);
+    CLoader_resolve(library, (void **)&api->threads_init_default, "dbus_threads_init_default", failure);
+    CLoader_resolve(library, (void **)&api->validate_bus_name, "dbus_validate_bus_name", failure);
+    CLoader_resolve(library, (void **)&api->validate_interface, "dbus_validate_interface", failure);
+    CLoader_resolve(library, (void **)&api->validate_member, "dbus_validate_member", failure);
+    CLoader_resolve(library, (void **)&api->validate_path, "dbus_validate_path", failure);
+    if (*failure != NULL) {
+        free(api);
+        return NULL;
     }
-    CDBUS_RESOLVE(bus_get_unique_name, "dbus_bus_get_unique_name")
-    CDBUS_RESOLVE(bus_register, "dbus_bus_register")
-    CDBUS_RESOLVE(connection_close, "dbus_connection_close")
-    CDBUS_RESOLVE(connection_get_is_connected, "dbus_connection_get_is_connected")
-    CDBUS_RESOLVE(connection_get_unix_fd, "dbus_connection_get_unix_fd")
-    CDBUS_RESOLVE(connection_has_messages_to_send, "dbus_connection_has_messages_to_send")
-    CDBUS_RESOLVE(connection_open_private, "dbus_connection_open_private")
-    CDBUS_RESOLVE(connection_pop_message, "dbus_connection_pop_message")
-    CDBUS_RESOLVE(connection_read_write, "dbus_connection_read_write")
-    CDBUS_RESOLVE(connection_send, "dbus_connection_send")
-    CDBUS_RESOLVE(connection_set_exit_on_disconnect, "dbus_connection_set_exit_on_disconnect")
-    CDBUS_RESOLVE(connection_unref, "dbus_connection_unref")
-    CDBUS_RESOLVE(free, "dbus_free")
-    CDBUS_RESOLVE(error_init, "dbus_error_init")
-    CDBUS_RESOLVE(error_free, "dbus_error_free")
-    CDBUS_RESOLVE(message_get_error_name, "dbus_message_get_error_name")
-    CDBUS_RESOLVE(message_get_interface, "dbus_message_get_interface")
-    CDBUS_RESOLVE(message_get_member, "dbus_message_get_member")
-    CDBUS_RESOLVE(message_get_no_reply, "dbus_message_get_no_reply")
-    CDBUS_RESOLVE(message_get_path, "dbus_message_get_path")
-    CDBUS_RESOLVE(message_get_reply_serial, "dbus_message_get_reply_serial")
-    CDBUS_RESOLVE(message_get_sender, "dbus_message_get_sender")
-    CDBUS_RESOLVE(message_get_type, "dbus_message_get_type")
-    CDBUS_RESOLVE(message_iter_abandon_container, "dbus_message_iter_abandon_container")
-    CDBUS_RESOLVE(message_iter_append_basic, "dbus_message_iter_append_basic")
-    CDBUS_RESOLVE(message_iter_close_container, "dbus_message_iter_close_container")
-    CDBUS_RESOLVE(message_iter_get_arg_type, "dbus_message_iter_get_arg_type")
-    CDBUS_RESOLVE(message_iter_get_basic, "dbus_message_iter_get_basic")
-    CDBUS_RESOLVE(message_iter_get_signature, "dbus_message_iter_get_signature")
-    CDBUS_RESOLVE(message_iter_init, "dbus_message_iter_init")
-    CDBUS_RESOLVE(message_iter_init_append, "dbus_message_iter_init_append")
-    CDBUS_RESOLVE(message_iter_next, "dbus_message_iter_next")
-    CDBUS_RESOLVE(message_iter_open_container, "dbus_message_iter_open_container")
-    CDBUS_RESOLVE(message_iter_recurse, "dbus_message_iter_recurse")
-    CDBUS_RESOLVE(message_new_error, "dbus_message_new_error")
-    CDBUS_RESOLVE(message_new_method_call, "dbus_message_new_method_call")
-    CDBUS_RESOLVE(message_new_method_return, "dbus_message_new_method_return")
-    CDBUS_RESOLVE(message_new_signal, "dbus_message_new_signal")
-    CDBUS_RESOLVE(message_unref, "dbus_message_unref")
-    CDBUS_RESOLVE(threads_init_default, "dbus_threads_init_default")
-    CDBUS_RESOLVE(validate_bus_name, "dbus_validate_bus_name")
-    CDBUS_RESOLVE(validate_interface, "dbus_validate_interface")
-    CDBUS_RESOLVE(validate_member, "dbus_validate_member")
-    CDBUS_RESOLVE(validate_path, "dbus_validate_path")
-#undef CDBUS_RESOLVE
     return api;
 }
 

@@ -6,7 +6,7 @@
  * their initializers and relocations, for a daemon started with --no-gpsd or not reaching gpsd for a while. The
  * header gives the types and constants; the functions come from this table. */
 
-#include <dlfcn.h>
+#include "../CLoader/loader.h"
 #include <gps.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +40,12 @@ struct CGPS_api {
 /* Fills `api` from CGPS_LIBRARY. Returns NULL, or dlerror's message when the library or a symbol is missing.
  * The library stays loaded for the life of the process. */
 static inline const char *CGPS_load(struct CGPS_api *api) {
-    void *library = dlopen(CGPS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return dlerror();
-#define CGPS_RESOLVE(field, name) \
-    if ((*(void **)(&api->field) = dlsym(library, name)) == NULL) return dlerror();
-    CGPS_RESOLVE(open, "gps_open")
-    CGPS_RESOLVE(close, "gps_close")
-    CGPS_RESOLVE(errstr, "gps_errstr")
-#undef CGPS_RESOLVE
-    return NULL;
+    const char *failure = NULL;
+    void *library = CLoader_open(CGPS_LIBRARY, &failure);
+    CLoader_resolve(library, (void **)&api->open, "gps_open", &failure);
+    CLoader_resolve(library, (void **)&api->close, "gps_close", &failure);
+    CLoader_resolve(library, (void **)&api->errstr, "gps_errstr", &failure);
+    return failure;
 }
 
 /* The soname, for messages. */

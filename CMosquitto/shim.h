@@ -5,7 +5,7 @@
  * `fleet` alone, and loading libmosquitto with libssl and libcrypto at every start cost about 3.5 ms (+23%) of
  * `breezectl --version`. The header gives the types and constants; the functions come from this table. */
 
-#include <dlfcn.h>
+#include "../CLoader/loader.h"
 #include <stddef.h>
 #include <mosquitto.h>
 
@@ -44,33 +44,30 @@ struct CMosquitto_api {
 /* Fills `api` from libmosquitto.so.1. Returns NULL, or dlerror's message when the library or a symbol is missing.
  * The library stays loaded for the life of the process. */
 static inline const char *CMosquitto_load(struct CMosquitto_api *api) {
-    void *library = dlopen("libmosquitto.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return dlerror();
-#define CMOSQUITTO_RESOLVE(field, name) \
-    if ((*(void **)(&api->field) = dlsym(library, name)) == NULL) return dlerror();
-    CMOSQUITTO_RESOLVE(lib_init, "mosquitto_lib_init")
-    CMOSQUITTO_RESOLVE(new_, "mosquitto_new")
-    CMOSQUITTO_RESOLVE(destroy, "mosquitto_destroy")
-    CMOSQUITTO_RESOLVE(user_data_set, "mosquitto_user_data_set")
-    CMOSQUITTO_RESOLVE(connect_callback_set, "mosquitto_connect_callback_set")
-    CMOSQUITTO_RESOLVE(message_callback_set, "mosquitto_message_callback_set")
-    CMOSQUITTO_RESOLVE(int_option, "mosquitto_int_option")
-    CMOSQUITTO_RESOLVE(will_set, "mosquitto_will_set")
-    CMOSQUITTO_RESOLVE(username_pw_set, "mosquitto_username_pw_set")
-    CMOSQUITTO_RESOLVE(tls_set, "mosquitto_tls_set")
-    CMOSQUITTO_RESOLVE(connect, "mosquitto_connect")
-    CMOSQUITTO_RESOLVE(publish, "mosquitto_publish")
-    CMOSQUITTO_RESOLVE(subscribe, "mosquitto_subscribe")
-    CMOSQUITTO_RESOLVE(disconnect, "mosquitto_disconnect")
-    CMOSQUITTO_RESOLVE(socket, "mosquitto_socket")
-    CMOSQUITTO_RESOLVE(want_write, "mosquitto_want_write")
-    CMOSQUITTO_RESOLVE(loop_read, "mosquitto_loop_read")
-    CMOSQUITTO_RESOLVE(loop_write, "mosquitto_loop_write")
-    CMOSQUITTO_RESOLVE(loop_misc, "mosquitto_loop_misc")
-    CMOSQUITTO_RESOLVE(strerror, "mosquitto_strerror")
-    CMOSQUITTO_RESOLVE(connack_string, "mosquitto_connack_string")
-#undef CMOSQUITTO_RESOLVE
-    return NULL;
+    const char *failure = NULL;
+    void *library = CLoader_open("libmosquitto.so.1", &failure);
+    CLoader_resolve(library, (void **)&api->lib_init, "mosquitto_lib_init", &failure);
+    CLoader_resolve(library, (void **)&api->new_, "mosquitto_new", &failure);
+    CLoader_resolve(library, (void **)&api->destroy, "mosquitto_destroy", &failure);
+    CLoader_resolve(library, (void **)&api->user_data_set, "mosquitto_user_data_set", &failure);
+    CLoader_resolve(library, (void **)&api->connect_callback_set, "mosquitto_connect_callback_set", &failure);
+    CLoader_resolve(library, (void **)&api->message_callback_set, "mosquitto_message_callback_set", &failure);
+    CLoader_resolve(library, (void **)&api->int_option, "mosquitto_int_option", &failure);
+    CLoader_resolve(library, (void **)&api->will_set, "mosquitto_will_set", &failure);
+    CLoader_resolve(library, (void **)&api->username_pw_set, "mosquitto_username_pw_set", &failure);
+    CLoader_resolve(library, (void **)&api->tls_set, "mosquitto_tls_set", &failure);
+    CLoader_resolve(library, (void **)&api->connect, "mosquitto_connect", &failure);
+    CLoader_resolve(library, (void **)&api->publish, "mosquitto_publish", &failure);
+    CLoader_resolve(library, (void **)&api->subscribe, "mosquitto_subscribe", &failure);
+    CLoader_resolve(library, (void **)&api->disconnect, "mosquitto_disconnect", &failure);
+    CLoader_resolve(library, (void **)&api->socket, "mosquitto_socket", &failure);
+    CLoader_resolve(library, (void **)&api->want_write, "mosquitto_want_write", &failure);
+    CLoader_resolve(library, (void **)&api->loop_read, "mosquitto_loop_read", &failure);
+    CLoader_resolve(library, (void **)&api->loop_write, "mosquitto_loop_write", &failure);
+    CLoader_resolve(library, (void **)&api->loop_misc, "mosquitto_loop_misc", &failure);
+    CLoader_resolve(library, (void **)&api->strerror, "mosquitto_strerror", &failure);
+    CLoader_resolve(library, (void **)&api->connack_string, "mosquitto_connack_string", &failure);
+    return failure;
 }
 
 #endif
