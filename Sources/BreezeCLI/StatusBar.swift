@@ -155,16 +155,10 @@ struct StatusBar {
                 lines.append("Air quality \(dashboard.stateText(air))")
             }
         }
-        if let weather = latest[Dataset.weather.className] {
-            var line = "Weather"
-            if let celsius = weather["temperature_c"]?.numberValue {
-                line += " \(weather["emoji"]?.displayText ?? "") \(TerminalText.temperature(celsius, dashboard.unit))"
-                line += " \(weather["condition"]?.displayText ?? "")"
-            }
-            lines.append(line + " " + dashboard.stateText(weather))
+        // The air's lines are the bar's own, above; each other dataset's is its view's.
+        for view in DatasetViews.all where view.dataset != .air {
+            if let message = latest[view.dataset.className] { lines.append(view.tooltipLine(message, dashboard)) }
         }
-        if let pollen = latest[Dataset.pollen.className] { lines.append("Pollen " + dashboard.stateText(pollen)) }
-        if let climate = latest[Dataset.climate.className] { lines.append("Climate " + dashboard.stateText(climate)) }
         if let permission = latest["PERMISSION"], let state = permission["state"]?.displayText {
             lines.append("Location: \(state)")
         }

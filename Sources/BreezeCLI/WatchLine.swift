@@ -25,17 +25,10 @@ enum WatchLine {
         return printfFormat("%02d:%02d:%02d", local.tm_hour, local.tm_min, local.tm_sec)
     }
 
-    /// The values `--format` and `--waybar` draw on, from the newest object of each class.
+    /// The values `--format` and `--waybar` draw on, from the newest object of each class: the place and the
+    /// permission here, each dataset's from its view.
     static func fields(_ latest: [String: JSONValue], unit: TemperatureUnit) -> [String: String] {
         var fields: [String: String] = [:]
-        func text(_ value: JSONValue?) -> String? {
-            switch value {
-            case .string(let text)?: TerminalText.escaped(text)
-            case .number(let number)?: Int(exactly: number).map(String.init) ?? String(number)
-            case .bool(let flag)?: String(flag)
-            default: nil
-            }
-        }
         if let location = latest["LOCATION"] {
             for key in ["name", "city", "country", "country_code", "admin1", "source"] {
                 fields[key] = text(location[key]) ?? ""
@@ -47,32 +40,22 @@ enum WatchLine {
             }
         }
         fields["state"] = text(latest["PERMISSION"]?["state"]) ?? ""
-        if let air = latest[Dataset.air.className] {
-            fields["aqi"] = text(air["us_aqi"]) ?? "?"
-            fields["aqi_label"] = text(air["label"]) ?? ""
-            fields["emoji"] = text(air["emoji"]) ?? ""
-            fields["category"] = text(air["category"]) ?? ""
-            fields["air_state"] = text(air["state"]) ?? ""
-            if case .array(let pollutants)? = air["pollutants"] {
-                for pollutant in pollutants {
-                    if let code = text(pollutant["code"]) { fields[code] = text(pollutant["value"]) ?? "" }
-                }
-            }
-        }
-        if let pollen = latest[Dataset.pollen.className] {
-            fields["pollen"] = text(pollen["highest"]) ?? ""
-        }
-        if let weather = latest[Dataset.weather.className] {
-            fields["temp"] = weather["temperature_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
-            fields["condition"] = text(weather["condition"]) ?? ""
-            fields["icon"] = text(weather["emoji"]) ?? ""
-            fields["icon_name"] = text(weather["icon"]) ?? ""
-            if case .array(let days)? = weather["daily"], let today = days.first {
-                fields["high"] = today["max_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
-                fields["low"] = today["min_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
-            }
+        for view in DatasetViews.all {
+            guard let message = latest[view.dataset.className] else { continue }
+            fields.merge(view.formatFields(message, unit: unit)) { _, new in new }
         }
         return fields
+    }
+
+    /// A value as a token shows it: a string escaped for the terminal, a whole number without decimals; nil for
+    /// anything else.
+    static func text(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text)?: TerminalText.escaped(text)
+        case .number(let number)?: Int(exactly: number).map(String.init) ?? String(number)
+        case .bool(let flag)?: String(flag)
+        default: nil
+        }
     }
 
     /// A latitude or longitude rounded to four decimals, written without trailing zeros.
@@ -85,12 +68,9 @@ enum WatchLine {
     /// Every `{token}` a `--format` may use, in the order the help lists them. A token whose object has not
     /// arrived, or has no such value, is replaced by nothing (`{aqi}` and the temperatures by "?" once their
     /// object is there without one).
-    static let knownTokens = [
-        "name", "city", "admin1", "country", "country_code", "source", "state", "latitude", "longitude",
-        "aqi", "aqi_label", "emoji", "category", "air_state",
-        "pm2_5", "pm10", "nitrogen_dioxide", "sulphur_dioxide", "ozone", "carbon_monoxide",
-        "pollen", "temp", "condition", "icon", "icon_name", "high", "low",
-    ]
+    static let knownTokens =
+        ["name", "city", "admin1", "country", "country_code", "source", "state", "latitude", "longitude"]
+        + DatasetViews.all.flatMap { $0.formatTokens }
 
     /// The names between braces in `template`, in order; an unclosed brace is text, not a token.
     static func tokens(in template: String) -> [String] {

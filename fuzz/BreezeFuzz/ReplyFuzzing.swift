@@ -1,8 +1,11 @@
 import BreezeCLI
+import BreezeCore
 
 /// One line from the daemon rendered by breezectl for each of its commands and output styles.
 enum ReplyFuzzing {
-    static let commands = ["status", "where", "air", "pollen", "climate", "search", "popular", "saved", "lookup", "watch"]
+    /// Every command whose reply breezectl renders: a dataset's is named after it.
+    static let commands =
+        ["status", "where"] + Dataset.allCases.map(\.rawValue) + ["search", "popular", "saved", "lookup", "watch"]
 
     static func feed(_ bytes: [UInt8]) {
         guard let selector = bytes.first else { return }

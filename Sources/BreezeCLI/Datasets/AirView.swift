@@ -47,4 +47,26 @@ enum AirView: DatasetView {
         }
         return "AIR \(dashboard.stateText(message))"
     }
+
+    static var formatTokens: [String] {
+        ["aqi", "aqi_label", "emoji", "category", "air_state"] + Pollutant.allCases.map(\.rawValue)
+    }
+
+    static func formatFields(_ message: JSONValue, unit: TemperatureUnit) -> [String: String] {
+        var fields = [
+            "aqi": WatchLine.text(message["us_aqi"]) ?? "?",
+            "aqi_label": WatchLine.text(message["label"]) ?? "",
+            "emoji": WatchLine.text(message["emoji"]) ?? "",
+            "category": WatchLine.text(message["category"]) ?? "",
+            "air_state": WatchLine.text(message["state"]) ?? "",
+        ]
+        if case .array(let pollutants)? = message["pollutants"] {
+            for pollutant in pollutants {
+                if let code = WatchLine.text(pollutant["code"]) {
+                    fields[code] = WatchLine.text(pollutant["value"]) ?? ""
+                }
+            }
+        }
+        return fields
+    }
 }

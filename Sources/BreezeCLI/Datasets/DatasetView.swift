@@ -15,12 +15,27 @@ protocol DatasetView {
     static func section(_ message: JSONValue?, _ dashboard: Dashboard) -> [String]
     /// The `watch` line for an object, after its time; nil for the class and the state alone.
     static func watchText(_ message: JSONValue, _ dashboard: Dashboard) -> String?
+    /// The `watch --format` tokens it gives, in the order the help lists them.
+    static var formatTokens: [String] { get }
+    /// The values of those tokens for its newest object (`WatchLine.fields`).
+    static func formatFields(_ message: JSONValue, unit: TemperatureUnit) -> [String: String]
+    /// Its line in a status bar's tooltip (`StatusBar.tooltip`): the noun and the state unless the view says
+    /// otherwise.
+    static func tooltipLine(_ message: JSONValue, _ dashboard: Dashboard) -> String
 }
 
 extension DatasetView {
     static var noun: String { dataset.rawValue }
 
     static func watchText(_ message: JSONValue, _ dashboard: Dashboard) -> String? { nil }
+
+    static var formatTokens: [String] { [] }
+
+    static func formatFields(_ message: JSONValue, unit: TemperatureUnit) -> [String: String] { [:] }
+
+    static func tooltipLine(_ message: JSONValue, _ dashboard: Dashboard) -> String {
+        noun.prefix(1).uppercased() + noun.dropFirst() + " " + dashboard.stateText(message)
+    }
 }
 
 /// Every dataset's view: the one list a new dataset's view is added to. Subcommands and `status` follow the

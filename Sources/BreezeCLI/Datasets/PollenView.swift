@@ -28,4 +28,10 @@ enum PollenView: DatasetView {
         }
         return lines + dashboard.tips(message)
     }
+
+    static var formatTokens: [String] { ["pollen"] }
+
+    static func formatFields(_ message: JSONValue, unit: TemperatureUnit) -> [String: String] {
+        ["pollen": WatchLine.text(message["highest"]) ?? ""]
+    }
 }

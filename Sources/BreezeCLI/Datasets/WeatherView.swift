@@ -43,4 +43,29 @@ enum WeatherView: DatasetView {
         }
         return lines
     }
+
+    static var formatTokens: [String] { ["temp", "condition", "icon", "icon_name", "high", "low"] }
+
+    static func formatFields(_ message: JSONValue, unit: TemperatureUnit) -> [String: String] {
+        var fields = [
+            "temp": message["temperature_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?",
+            "condition": WatchLine.text(message["condition"]) ?? "",
+            "icon": WatchLine.text(message["emoji"]) ?? "",
+            "icon_name": WatchLine.text(message["icon"]) ?? "",
+        ]
+        if case .array(let days)? = message["daily"], let today = days.first {
+            fields["high"] = today["max_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
+            fields["low"] = today["min_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
+        }
+        return fields
+    }
+
+    static func tooltipLine(_ message: JSONValue, _ dashboard: Dashboard) -> String {
+        var line = "Weather"
+        if let celsius = message["temperature_c"]?.numberValue {
+            line += " \(message["emoji"]?.displayText ?? "") \(TerminalText.temperature(celsius, dashboard.unit))"
+            line += " \(message["condition"]?.displayText ?? "")"
+        }
+        return line + " " + dashboard.stateText(message)
+    }
 }
