@@ -7,33 +7,7 @@ public struct ProtocolRequest: Hashable, Sendable {
 
         /// The command `name` is, in any case (`Version`, `SEARCH`).
         init?(anyCase name: String) {
-            // Plain ASCII of up to eight letters, the name of every command, is compared as one word with every
-            // command's: neither a lowercased copy nor a string switch is made for each request.
-            if let key = Self.key(name) {
-                guard let index = Self.keys.firstIndex(of: key) else { return nil }
-                self = Self.allCases[index]
-            } else {
-                self.init(rawValue: name.lowercased())
-            }
-        }
-
-        /// Each command's key; nil for a name the key cannot hold (over eight bytes), which then only matches the
-        /// long way: a command added later with a longer name is still found, never a trap.
-        private static let keys = allCases.map { key($0.rawValue) }
-
-        /// `name`'s bytes in lower case packed into a word, or nil when it is not ASCII, holds NUL or is over eight
-        /// bytes.
-        private static func key(_ name: String) -> UInt64? {
-            var key: UInt64 = 0
-            var shift: UInt64 = 0
-            for byte in name.utf8 {
-                // NUL would read as the end of a shorter name ("search\u0000" as "search"): it takes the long way.
-                guard shift < 64, byte != 0, byte < 0x80 else { return nil }
-                let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-                key |= UInt64(lower) << shift
-                shift += 8
-            }
-            return key
+            self.init(rawValue: name.lowercased())
         }
 
         /// Commands that change the daemon's state: allowed only to trusted peers.
