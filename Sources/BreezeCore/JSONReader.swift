@@ -1,5 +1,6 @@
-/// The one JSON reader: strict RFC 8259 over UTF-8 bytes, bounded in depth. The socket protocol, gpsd's reports and
-/// breezectl read their JSON through it.
+/// The one JSON reader: strict RFC 8259 over UTF-8 bytes, bounded in depth. The socket protocol, gpsd's reports,
+/// breezectl, the web answers, the state file and the cache read their JSON through it (the last three decoded into
+/// their types by `JSONValue.decode`).
 ///
 /// Strict means a text is a value only when all of it is: no hex or `+` numbers, no leading zeros, no NaN, no
 /// control characters or invalid UTF-8 in strings, no lone surrogate escapes, nothing after the value but spaces.

@@ -65,28 +65,61 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Appends the compact encoding's UTF-8 bytes to `out`.
     public func encode(into out: inout [UInt8]) {
+        write(into: &out, numbers: Self.format, indent: nil)
+    }
+
+    /// JSON text for a file the daemon keeps and reads back (the state, the cache): numbers written exactly, so
+    /// what is read is what was written (protocol lines round them to nine decimals instead); two spaces a level
+    /// when `indented`, for a file people may read. Ends with a newline.
+    public func document(indented: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        write(into: &out, numbers: Self.exactFormat, indent: indented ? 0 : nil)
+        out.append(0x0A)
+        return out
+    }
+
+    /// Writes the value; `indent` is the current level when indenting, nil for compact text.
+    private func write(into out: inout [UInt8], numbers: (Double) -> String, indent: Int?) {
+        /// Before a member or element: a newline and the indentation of the level inside, when indenting.
+        func newline(_ level: Int?) {
+            guard let level else { return }
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        }
+        let inner = indent.map { $0 + 1 }
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let value): out.append(contentsOf: Self.format(value).utf8)
+        case .number(let value): out.append(contentsOf: numbers(value).utf8)
         case .string(let value): JSONString.append(value, to: &out)
         case .array(let values):
             out.append(UInt8(ascii: "["))
             for (i, value) in values.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                value.encode(into: &out)
+                newline(inner)
+                value.write(into: &out, numbers: numbers, indent: inner)
             }
+            if !values.isEmpty { newline(indent) }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(inner)
                 JSONString.append(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                value.encode(into: &out)
+                out.append(contentsOf: (indent == nil ? ":" : ": ").utf8)
+                value.write(into: &out, numbers: numbers, indent: inner)
             }
+            if !members.isEmpty { newline(indent) }
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// A number as Swift writes it, which reads back as the same `Double`; integers without a fraction.
+    private static func exactFormat(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if abs(value) < 1e15, Double(Int64(value)) == value { return String(Int64(value)) }
+        return String(value)
     }
 
     /// Integers print without a fraction; other numbers rounded to nine decimals (binary noise trimmed: 46.498319544

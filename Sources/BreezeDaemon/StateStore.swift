@@ -31,7 +31,7 @@ public struct StateStore: Sendable {
         }
         let state: UserState
         do {
-            state = try JSONDecoder().decode(UserState.self, from: Data(bytes))
+            state = try JSONValue.decode(UserState.self, from: bytes)
         } catch let error as DecodingError {
             throw StateFileError(.invalid, String(Self.describe(error).prefix(300)))
         } catch {
@@ -44,12 +44,10 @@ public struct StateStore: Sendable {
     /// The bytes `save` writes for `state`; throws when the state is not valid or over the size limit.
     public static func encode(_ state: UserState) throws(StateFileError) -> [UInt8] {
         try state.validate()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        guard let data = try? encoder.encode(state) else {
+        guard let value = try? JSONValue.encoding(state) else {
             throw StateFileError(.invalid, "the state cannot be encoded")
         }
-        let bytes = Array(data) + [10]
+        let bytes = value.document(indented: true)
         guard bytes.count <= maximumSize else {
             throw StateFileError(.tooLarge, "the state is \(bytes.count) bytes, more than \(maximumSize)")
         }

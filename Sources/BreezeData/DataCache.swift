@@ -42,7 +42,7 @@ public struct DataCache: Sendable {
         _ bytes: [UInt8], as type: Report.Type, for place: Place
     ) -> Entry<Report>? {
         guard bytes.count <= maximumFileSize,
-            let entry = try? JSONDecoder().decode(Entry<Report>.self, from: Data(bytes)),
+            let entry = try? JSONValue.decode(Entry<Report>.self, from: bytes),
             entry.place.id == place.id,
             PlausibleRange.time.contains(entry.fetchedAt),
             (try? entry.report.checkPlausible()) != nil
@@ -61,8 +61,8 @@ public struct DataCache: Sendable {
         }
         do {
             try AtomicFile.makeFolder(folder)
-            let data = try JSONEncoder().encode(Entry(place: place, fetchedAt: fetchedAt, report: report))
-            try AtomicFile.write(Array(data), to: path(dataset, place))
+            let entry = try JSONValue.encoding(Entry(place: place, fetchedAt: fetchedAt, report: report))
+            try AtomicFile.write(entry.document(indented: false), to: path(dataset, place))
             prune(dataset)
             return nil
         } catch let error as SystemCallError {

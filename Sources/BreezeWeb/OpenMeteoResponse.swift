@@ -11,7 +11,7 @@ enum OpenMeteoResponse {
     static func body(of response: HTTPClient.Response) throws(WebError) -> Data {
         let status = response.status
         if (200..<300).contains(status) { return response.body }
-        let reason = (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.reason
+        let reason = (try? JSONValue.decode(ErrorBody.self, from: response.body))?.reason
         let retryAfter = response.headers["retry-after"].flatMap(Self.retryAfter)
         switch status {
         case 400:
@@ -38,11 +38,11 @@ enum OpenMeteoResponse {
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws(WebError) -> T {
         if body.isEmpty { throw WebError(.badPayload, "empty body") }
         do {
-            return try JSONDecoder().decode(type, from: body)
+            return try JSONValue.decode(type, from: body)
         } catch let error as DecodingError {
             throw WebError(.badPayload, describe(error))
         } catch {
-            throw WebError(.badPayload, "not JSON: \(error)")
+            throw WebError(.badPayload, "\(error)")
         }
     }
 
