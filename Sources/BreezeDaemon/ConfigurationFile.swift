@@ -1,7 +1,8 @@
 import BreezeCore
 import FoundationEssentials
 
-/// An INI file in the style of `geoclue.conf`: `[section]` headers, `key=value` lines, `#` comments.
+/// An INI file in the style of `geoclue.conf`: `[section]` headers, `key=value` lines, `#` or `;` comments, on a line
+/// of their own or after a value (after a space or a tab).
 public struct ConfigurationFile: Sendable {
     public struct Entry: Sendable {
         public var value: String
@@ -47,7 +48,7 @@ public struct ConfigurationFile: Sendable {
                 throw ConfigurationError(file: name, line: number, "expected key=value, found \"\(line)\"")
             }
             let key = line[..<equals].trimmingSpaces().lowercased()
-            let value = line[line.index(after: equals)...].trimmingSpaces()
+            let value = Self.withoutComment(line[line.index(after: equals)...]).trimmingSpaces()
             guard !key.isEmpty else {
                 throw ConfigurationError(file: name, line: number, "a key is missing before '='")
             }
@@ -56,6 +57,22 @@ public struct ConfigurationFile: Sendable {
             }
             sections[section, default: [:]][key] = Entry(value: value, line: number)
         }
+    }
+}
+
+extension ConfigurationFile {
+    /// `value` up to an inline comment: a `#` or `;` after a space or a tab (`url = mqtt://broker  # the broker`).
+    /// One that follows anything else is part of the value (`key=abc#1`, a URL's `#fragment`).
+    static func withoutComment(_ value: Substring) -> Substring {
+        var previous: Character = "="
+        for index in value.indices {
+            let character = value[index]
+            if character == "#" || character == ";", previous == " " || previous == "\t" {
+                return value[..<index]
+            }
+            previous = character
+        }
+        return value
     }
 }
 

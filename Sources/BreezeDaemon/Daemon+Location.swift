@@ -57,7 +57,7 @@ extension Daemon {
     /// The privacy switch. Off: the live position, and everything named from it, is dropped at once, and the
     /// fallback stands in without the last place named (that too was derived from the position).
     func switchLocation(_ enabled: Bool) async {
-        await location.setFallback(Self.fallback(configuration, state, citySearch, index))
+        await location.setFallback(Self.fallback(configuration, state, index))
         await location.setLocationEnabled(enabled)
         guard !enabled else { return }
         // At once, not when the service's events arrive: the service has already dropped the live fix for the

@@ -28,38 +28,29 @@ extension Daemon {
 
     func applyReload(_ new: DaemonConfiguration) {
         var changed: [String] = []
-        var needsRestart: [String] = []
-        if new.logLevel != configuration.logLevel { needsRestart.append("log_level") }
         if new.fallbackCity != configuration.fallbackCity {
             changed.append("fallback_city")
-            let fallback = Self.fallback(new, state, citySearch, index)
+            let fallback = Self.fallback(new, state, index)
             Task { await location.setFallback(fallback) }
         }
-        var others = new
-        var current = configuration
-        others.fallbackCity = nil
-        current.fallbackCity = nil
-        others.logLevel = current.logLevel
-        if others != current { needsRestart.append("other settings") }
+        // Only the fallback city is applied while running; every other change waits for a restart, by name.
+        let needsRestart = new.settingsChanged(from: configuration).filter { $0 != "[location] fallback_city" }
         logger.notice(
             "config.reloaded",
             [
                 "applied": changed.isEmpty ? "none" : changed.joined(separator: ","),
-                "restart_needed_for": needsRestart.isEmpty ? "none" : needsRestart.joined(separator: ","),
+                "restart_needed_for": needsRestart.isEmpty ? "none" : needsRestart.joined(separator: ", "),
             ])
     }
 
     // MARK: Helpers
 
     static func fallback(
-        _ configuration: DaemonConfiguration, _ state: UserState, _ search: CitySearch, _ index: PlacesIndex
+        _ configuration: DaemonConfiguration, _ state: UserState, _ index: PlacesIndex
     ) -> Place? {
         if let city = configuration.fallbackCity {
-            if let id = Int(city), let position = index.placeIndex(geonameID: id), let place = index.place(at: position)
-            {
-                return place
-            }
-            if let match = search.search(city, limit: 1).first { return match.place }
+            // Named exactly, or not at all: `--check-config` and the start refuse a name that matches no city.
+            if case .success(let place) = ConfigurationCheck.fallbackPlace(city, in: index) { return place }
         }
         // The last place named came from the live position: while location is off, it is not shown.
         return (state.locationEnabled ? state.lastPlace : nil) ?? state.saved.first

@@ -71,7 +71,6 @@ public actor Daemon {
         } catch {
             throw StartError("cannot open the places index \(indexPath): \(error)")
         }
-        let citySearch = CitySearch(index: index)
         store = StateStore(folder: configuration.stateDirectory)
         let loaded = store.load()
         state = loaded.state
@@ -95,7 +94,7 @@ public actor Daemon {
             geoclue.clock = clock
             sources.append(GeoClueSource(configuration: geoclue))
         }
-        let fallback = Self.fallback(configuration, state, citySearch, index)
+        let fallback = Self.fallback(configuration, state, index)
         location = LocationService(
             sources: sources, geocoder: ReverseGeocoder(index: index), fallback: fallback,
             movementThreshold: configuration.movementThreshold,

@@ -91,7 +91,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case ("geoclue", "agent"): geoclueAgent = try Self.bool(value)
         case ("geoclue", "accuracy"): geoclueAccuracy = try Self.integer(value, in: 0...8)
         case ("location", "movement_threshold"): movementThreshold = try Self.number(value, in: 0...100_000)
-        case ("location", "fix_timeout"): fixTimeout = try Self.number(value, in: 1...3_600)
+        case ("location", "fix_timeout"): fixTimeout = try Self.duration(value, in: 1...3_600)
         case ("location", "fallback_city"): fallbackCity = value.isEmpty ? nil : value
         case ("location", "online_reverse_geocoding"): onlineReverseGeocoding = try Self.bool(value)
         case ("location", "places_index"): placesIndex = value.isEmpty ? nil : value
@@ -107,7 +107,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case ("data", "google_pollen_key_file"): googlePollenKeyFile = value.isEmpty ? nil : value
         case ("data", "ca_file"): caFile = value.isEmpty ? nil : try Self.path(value)
         case ("data", let key) where Self.refreshKeys[key] != nil:
-            refresh[Self.refreshKeys[key]!] = try Self.duration(value)
+            refresh[Self.refreshKeys[key]!] = try Self.duration(value, in: Self.refreshRange)
         case ("data", "requests_per_hour"): requestsPerHour = try Self.integer(value, in: 1...4_000)
         case ("socket", "path"): socketPath = try Self.path(value)
         case ("socket", "group"):
@@ -170,8 +170,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
         return number
     }
 
-    /// Seconds, or a number with `s`, `m`, `h` or `d`.
-    static func duration(_ value: String) throws(ValueError) -> Double {
+    /// The range of a dataset's freshness (`air_refresh`, …).
+    static let refreshRange: ClosedRange<Double> = 60...7 * 86_400
+
+    /// A duration in seconds: a number of seconds, or a number with `s`, `m`, `h` or `d` (`90`, `90s`, `30m`, `1h`),
+    /// within `range`. Every duration in the file takes this form.
+    static func duration(_ value: String, in range: ClosedRange<Double>) throws(ValueError) -> Double {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
         var text = value.lowercased()
         var scale = 1.0
@@ -179,10 +183,20 @@ public struct DaemonConfiguration: Sendable, Equatable {
             scale = unit
             text.removeLast()
         }
-        guard let number = Double(text), number.isFinite, number * scale >= 60, number * scale <= 7 * 86_400 else {
-            throw ValueError("expected a duration from 1m to 7d such as 30m or 1h, found \"\(value)\"")
+        guard let number = Double(text), number.isFinite, range.contains(number * scale) else {
+            throw ValueError(
+                "expected a duration from \(durationText(range.lowerBound)) to \(durationText(range.upperBound)) "
+                    + "(seconds, or with s, m, h or d: 90, 30m, 1h), found \"\(value)\"")
         }
         return number * scale
+    }
+
+    /// `seconds` in the largest unit that divides it: `30s`, `1m`, `7d`.
+    static func durationText(_ seconds: Double) -> String {
+        for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)] where seconds >= size {
+            if seconds.truncatingRemainder(dividingBy: size) == 0 { return "\(Int(seconds / size))\(unit)" }
+        }
+        return "\(Int(seconds))s"
     }
 
     /// The group named `value` (or a numeric group id), looked up now so that a group that does not exist stops

@@ -73,7 +73,7 @@ public struct MQTTSettings: Sendable, Equatable {
         case "discovery": discovery = try DaemonConfiguration.bool(value)
         case "password_file": passwordFile = value.isEmpty ? nil : try DaemonConfiguration.path(value)
         case "ca_file": caFile = value.isEmpty ? nil : try DaemonConfiguration.path(value)
-        case "keepalive": keepalive = try DaemonConfiguration.integer(value, in: 5...3_600)
+        case "keepalive": keepalive = Int(try DaemonConfiguration.duration(value, in: 5...3_600).rounded())
         case "precise": precise = try DaemonConfiguration.bool(value)
         default:
             throw DaemonConfiguration.ValueError("unknown setting: known keys are \(Self.keys.joined(separator: ", "))")

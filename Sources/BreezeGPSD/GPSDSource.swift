@@ -176,14 +176,15 @@ public final class GPSDSource: LocationSource {
         case .unreachable:
             PermissionReason(
                 code: .notRunning, message: "gpsd is not running on \(address)",
-                hint: "start gpsd ('systemctl start gpsd') or set gpsd.address in breezed.conf")
+                hint: "start gpsd ('systemctl start gpsd') or set [gpsd] address=HOST:PORT in breezed.conf")
         case .hostNotFound:
             PermissionReason(
                 code: .notRunning, message: error.message,
-                hint: "check gpsd.address in breezed.conf, and that the name resolves ('getent hosts \(address.host)')")
+                hint:
+                    "check [gpsd] address in breezed.conf, and that the name resolves ('getent hosts \(address.host)')")
         case .badAddress:
             PermissionReason(
-                code: .notRunning, message: error.message, hint: "set gpsd.address in breezed.conf to HOST:PORT")
+                code: .notRunning, message: error.message, hint: "set [gpsd] address=HOST:PORT in breezed.conf")
         case .system:
             PermissionReason(code: .notRunning, message: error.message, hint: "breezed tries again; its log says more")
         case .refused:

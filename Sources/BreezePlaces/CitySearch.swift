@@ -312,11 +312,11 @@ public struct CitySearch: Sendable {
 
     // MARK: - Keys
 
-    private func reference(_ key: Int) -> UInt32 {
+    func reference(_ key: Int) -> UInt32 {
         index.u32(index.keys.offset + key * PlacesIndexFormat.keySize + 4)
     }
 
-    private func keyLength(_ key: Int) -> Int {
+    func keyLength(_ key: Int) -> Int {
         KeyTable(index).bytes(key).count
     }
 
@@ -411,7 +411,7 @@ public struct CitySearch: Sendable {
 
     // MARK: - Filters
 
-    private func matches(place: Int, filters: [String]) -> Bool {
+    func matches(place: Int, filters: [String]) -> Bool {
         let country = index.country(at: index.countryIndex(ofPlace: place))
         let countryName = SearchKey.fold(country.name)
         var admin1Code = ""

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeDaemon
 import Foundation
 import Testing
@@ -84,6 +85,103 @@ import Testing
     @Test func aGoodFileHasNoProblems() throws {
         let check = try Self.check("[location]\nfallback_city=Bern\n[daemon]\nlog_level=debug\n", flags: ["--offline"])
         #expect(check.problems.isEmpty)
-        #expect(check.report.hasSuffix(": the configuration can be used\n"))
+        #expect(check.report.hasSuffix(": the configuration can be used\nfallback_city: Bern, Switzerland (GeoNames 2661552)\n"))
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Every INI block the documentation shows for breezed.conf: the README's `ini` blocks (not the one for
+    /// geoclue.conf, whose first section is `[agent]`), the examples (`.nf` … `.fi`) of breezed.conf(5), and the
+    /// shipped file.
+    static func documentedBlocks() throws -> [(source: String, text: String)] {
+        var blocks: [(String, String)] = []
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        for (number, part) in readme.components(separatedBy: "```ini\n").dropFirst().enumerated() {
+            let block = part.components(separatedBy: "\n```").first ?? ""
+            if block.hasPrefix("[agent]") { continue }
+            blocks.append(("README.md, ini block \(number + 1)", block))
+        }
+        let manual = try String(
+            contentsOf: repository.appendingPathComponent("docs/man/breezed.conf.5"), encoding: .utf8)
+        for (number, part) in manual.components(separatedBy: "\n.nf\n").dropFirst().enumerated() {
+            blocks.append(("breezed.conf(5), example \(number + 1)", part.components(separatedBy: "\n.fi").first ?? ""))
+        }
+        blocks.append(
+            ("etc/breezed.conf", try String(contentsOf: repository.appendingPathComponent("etc/breezed.conf"), encoding: .utf8)))
+        return blocks
+    }
+
+    @Test func everyConfigurationTheDocumentationShowsCanBeUsed() throws {
+        let blocks = try Self.documentedBlocks()
+        // The README's [mqtt] block, the manual's example and the shipped file.
+        #expect(blocks.count >= 3, "\(blocks.map(\.source))")
+        #expect(blocks.contains { $0.source.hasPrefix("breezed.conf(5)") })
+        for (source, text) in blocks {
+            let folder = TemporaryFolder()
+            defer { folder.remove() }
+            // The files a block names under /etc/breezed are stand-ins made here.
+            for name in ["mqtt-password", "mqtt-ca.pem", "google-pollen-key"] {
+                try folder.write(Array("stand-in\n".utf8), to: name)
+            }
+            let local = text.replacingOccurrences(of: "/etc/breezed/", with: folder.path + "/")
+            try folder.write(Array(local.utf8), to: "breezed.conf")
+            let check = ConfigurationCheck(try DaemonOptions.parse(["--check-config", folder.path + "/breezed.conf"]))
+            #expect(check.problems.isEmpty, "\(source): \(check.problems.map(\.description))")
+        }
+    }
+
+    @Test func theFallbackCityIsShownAsItResolves() throws {
+        let check = try Self.check("[location]\nfallback_city = zurich   # the office\n")
+        #expect(check.problems.isEmpty, "\(check.problems)")
+        #expect(check.fallbackPlace?.id == 2_657_896)
+        #expect(check.report.hasSuffix("fallback_city: Zürich, Zurich, Switzerland (GeoNames 2657896)\n"), "\(check.report)")
+        let byID = try Self.check("[location]\nfallback_city=2661552\n")
+        #expect(byID.fallbackPlace?.name == "Bern")
+    }
+
+    @Test(arguments: ["Atlantiss", "Zuerichh", "Bern, Italy", "999999999"])
+    func aFallbackCityThatNamesNoCityExactlyIsRefused(name: String) throws {
+        let check = try Self.check("[data]\noffline=true\n[location]\nfallback_city=\(name)\n")
+        try #require(check.problems.count == 1, "\(check.problems)")
+        #expect(check.problems[0].line == 4)
+        #expect(check.problems[0].message.hasPrefix("[location] fallback_city: no "), "\(check.problems[0])")
+        #expect(check.fallbackPlace == nil)
+    }
+
+    @Test func aMisspeltFallbackCityIsToldTheNearestNames() throws {
+        let check = try Self.check("[location]\nfallback_city=Atlantiss\n")
+        let message = try #require(check.problems.first?.message)
+        #expect(message.contains("the nearest: Atlantis"), "\(message)")
+    }
+
+    @Test func theFilesTheConfigurationNamesAreChecked() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(Array("secret\n".utf8), to: "password")
+        let check = try Self.check("""
+            [data]
+            ca_file=\(folder.path)/missing.pem
+            google_pollen_key_file=\(folder.path)
+            [mqtt]
+            url=mqtt://broker
+            password_file=\(folder.path)/password
+            """)
+        #expect(check.problems.map(\.line) == [2, 3], "\(check.problems)")
+        #expect(check.problems.first?.message.hasSuffix("missing.pem does not exist") == true)
+        #expect(check.problems.last?.message.hasSuffix("is a folder, not a file") == true)
+    }
+
+    @Test func aReloadNamesTheSettingsThatNeedARestart() {
+        let before = DaemonConfiguration()
+        var after = before
+        after.fixTimeout = 60
+        after.refresh[.air] = 600
+        after.fallbackCity = "Oslo"
+        after.mqtt.keepalive = 30
+        #expect(
+            after.settingsChanged(from: before)
+                == ["[location] fix_timeout", "[location] fallback_city", "[data] air_refresh", "[mqtt]"])
+        #expect(before.settingsChanged(from: before).isEmpty)
     }
 }

@@ -44,7 +44,7 @@ import Testing
     ])
     func durationsTakeAUnit(text: String, seconds: Double) throws {
         if seconds < 60 {
-            #expect(Self.message("[data]\nair_refresh=\(text)") == "[data] air_refresh: expected a duration from 1m to 7d such as 30m or 1h, found \"\(text)\"")
+            #expect(Self.message("[data]\nair_refresh=\(text)") == "[data] air_refresh: expected a duration from 1m to 7d (seconds, or with s, m, h or d: 90, 30m, 1h), found \"\(text)\"")
         } else {
             #expect(try Self.apply("[data]\nair_refresh=\(text)").refresh[.air] == seconds)
             #expect(try Self.apply("[data]\npollen_refresh=\(text)").refresh[.pollen] == seconds)
@@ -89,8 +89,28 @@ import Testing
         #expect(try Self.apply("[location]\nmovement_threshold=12.5").movementThreshold == 12.5)
         #expect(try Self.apply("[location]\nfix_timeout=1").fixTimeout == 1)
         #expect(try Self.apply("[location]\nfix_timeout=3600").fixTimeout == 3_600)
-        #expect(Self.message("[location]\nfix_timeout=3600.5") == "[location] fix_timeout: expected a number from 1.0 to 3600.0, found \"3600.5\"")
+        #expect(Self.message("[location]\nfix_timeout=3600.5") == "[location] fix_timeout: expected a duration from 1s to 1h (seconds, or with s, m, h or d: 90, 30m, 1h), found \"3600.5\"")
         #expect(Self.message("[location]\nmovement_threshold=-0.1")?.hasPrefix("[location] movement_threshold: expected a number") == true)
+    }
+
+    @Test func everyDurationTakesTheSameUnits() throws {
+        #expect(try Self.apply("[location]\nfix_timeout=30s").fixTimeout == 30)
+        #expect(try Self.apply("[location]\nfix_timeout=2m").fixTimeout == 120)
+        #expect(try Self.apply("[location]\nfix_timeout=1h").fixTimeout == 3_600)
+        #expect(try Self.apply("[mqtt]\nkeepalive=2m").mqtt.keepalive == 120)
+        #expect(try Self.apply("[mqtt]\nkeepalive=45s").mqtt.keepalive == 45)
+        #expect(try Self.apply("[data]\nair_refresh=3600s").refresh[.air] == 3_600)
+        #expect(Self.message("[location]\nfix_timeout=2h")?.hasPrefix("[location] fix_timeout: expected a duration from 1s to 1h") == true)
+    }
+
+    @Test(arguments: [
+        ("movement_threshold = 100    # metres", "100"), ("movement_threshold=100\t; metres", "100"),
+        ("fallback_city = Bern # the capital", "Bern"), ("fallback_city = Bern#2", "Bern#2"),
+        ("fallback_city = # none", ""), ("fallback_city =#x", "#x"),
+    ])
+    func aCommentAfterASpaceEndsTheValue(line: String, value: String) throws {
+        let file = try ConfigurationFile(text: "[location]\n" + line + "\n", name: "test.conf")
+        #expect(file.sections["location"]?.values.first?.value == value)
     }
 
     @Test func gpsdCanBeSwitchedOffAndOnAgain() throws {
@@ -188,7 +208,7 @@ import Testing
         ("[mqtt]\nurl=http://broker", "[mqtt] url: expected an mqtt:// or mqtts:// URL, found \"http://broker\""),
         ("[mqtt]\nnode=a/b", "[mqtt] node: expected a node name of 1 to 64 letters, digits, '-', '_' or '.', found \"a/b\""),
         ("[mqtt]\ntopic_prefix=#", "[mqtt] topic_prefix: expected a topic prefix of 1 to 64 letters, digits, '-', '_' or '.', found \"#\""),
-        ("[mqtt]\nkeepalive=4", "[mqtt] keepalive: expected a whole number from 5 to 3600, found \"4\""),
+        ("[mqtt]\nkeepalive=4", "[mqtt] keepalive: expected a duration from 5s to 1h (seconds, or with s, m, h or d: 90, 30m, 1h), found \"4\""),
         ("[mqtt]\npassword_file=relative", "[mqtt] password_file: expected an absolute path, found \"relative\""),
     ])
     func badMQTTValuesAreNamed(text: String, message: String) {

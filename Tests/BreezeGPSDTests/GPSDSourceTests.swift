@@ -105,7 +105,7 @@ struct GPSDSourceTests {
         let state = try #require(harness.permissions.first { $0.reason?.code == .notRunning })
         #expect(state.name == "unavailable")
         #expect(state.message == "gpsd is not running on 127.0.0.1:\(port)")
-        #expect(state.hint == "start gpsd ('systemctl start gpsd') or set gpsd.address in breezed.conf")
+        #expect(state.hint == "start gpsd ('systemctl start gpsd') or set [gpsd] address=HOST:PORT in breezed.conf")
     }
 
     @Test func gpsdRestartedTenTimesIsFollowedEveryTimeWithoutLeaks() async throws {
