@@ -19,6 +19,9 @@ public struct ConfigurationCheck: Sendable {
     public var problems: [ConfigurationError]
     /// The place `fallback_city` names, when it names one.
     public var fallbackPlace: Place?
+    /// The configuration checked, flags applied, when it has no problem: what a start runs with.
+    public var configuration: DaemonConfiguration? { problems.isEmpty ? checked : nil }
+    private var checked: DaemonConfiguration?
 
     /// Checks the file `options` name (or the default one), with the flags applied over it as a start would.
     /// A line that cannot be parsed ends the check there; every bad value after a clean parse is listed.
@@ -29,6 +32,7 @@ public struct ConfigurationCheck: Sendable {
         let configuration: DaemonConfiguration
         do throws(ConfigurationError) {
             configuration = try options.configuration()
+            checked = configuration
         } catch {
             problems = valueProblems(first: error)
             return

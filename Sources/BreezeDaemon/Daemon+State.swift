@@ -34,7 +34,9 @@ extension Daemon {
             Task { await location.setFallback(fallback) }
         }
         // Only the fallback city is applied while running; every other change waits for a restart, by name.
-        let needsRestart = new.settingsChanged(from: configuration).filter { $0 != "[location] fallback_city" }
+        var others = new
+        others.fallbackCity = configuration.fallbackCity
+        let needsRestart = others.settingsChanged(from: configuration)
         logger.notice(
             "config.reloaded",
             [

@@ -42,7 +42,7 @@ public enum DaemonMain {
         // The start refuses what `--check-config` would, and says every problem, not the first.
         let check = ConfigurationCheck(options)
         for problem in check.problems { Logger().error("config.invalid", ["error": problem.description]) }
-        guard check.problems.isEmpty, let configuration = try? options.configuration() else { return 78 }
+        guard let configuration = check.configuration else { return 78 }
         let logger = Logger(level: configuration.logLevel)
         // Process-wide, so set here once: a write to a peer that has gone is an error to handle (EPIPE), never a
         // signal that ends the daemon. Sockets are written with MSG_NOSIGNAL too; this covers every other write.
