@@ -179,26 +179,32 @@ public struct JSONReader {
     /// A string, its opening quote next: escapes read, control characters and invalid UTF-8 refused.
     private mutating func string() throws(JSONSyntaxError) -> String {
         position += 1
-        var scalars = String.UnicodeScalarView()
-        // The bytes since the last escape, appended as text when the next escape or the closing quote comes.
+        var result = ""
+        // The bytes since the last escape, appended as text (whole, not a scalar at a time) when the next escape or
+        // the closing quote comes.
         var run = position
         func appendRun() throws(JSONSyntaxError) {
             guard run < position else { return }
-            guard let text = String(validating: bytes[run..<position], as: UTF8.self) else {
-                throw JSONSyntaxError("invalid UTF-8 in a string", at: run)
+            let run = bytes[run..<position]
+            // ASCII is valid UTF-8 as it is; anything else is validated.
+            if run.allSatisfy({ $0 < 0x80 }) {
+                result += String(decoding: run, as: UTF8.self)
+            } else if let text = String(validating: run, as: UTF8.self) {
+                result += text
+            } else {
+                throw JSONSyntaxError("invalid UTF-8 in a string", at: run.startIndex)
             }
-            scalars.append(contentsOf: text.unicodeScalars)
         }
         while let byte = next {
             switch byte {
             case UInt8(ascii: "\""):
                 try appendRun()
                 position += 1
-                return String(scalars)
+                return result
             case UInt8(ascii: "\\"):
                 try appendRun()
                 position += 1
-                scalars.append(try escape())
+                result.unicodeScalars.append(try escape())
                 run = position
             case 0..<0x20:
                 throw failure("control character in a string")

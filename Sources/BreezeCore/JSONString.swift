@@ -44,7 +44,7 @@ public enum JSONString {
     public static func append(_ text: String, to out: inout [UInt8]) {
         var text = text
         let plain = text.withUTF8 { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) else { return false }
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0xE2 { return false }
             out.append(0x22)
             out.append(contentsOf: bytes)
             out.append(0x22)

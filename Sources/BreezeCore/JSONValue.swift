@@ -57,7 +57,7 @@ public enum JSONValue: Hashable, Sendable {
     /// The encoding as one protocol line: its UTF-8 bytes and a newline.
     public func encodedLine() -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
+        out.reserveCapacity(1_024)
         encode(into: &out)
         out.append(0x0A)
         return out
@@ -65,7 +65,7 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Appends the compact encoding's UTF-8 bytes to `out`.
     public func encode(into out: inout [UInt8]) {
-        write(into: &out, numbers: Self.format, indent: nil)
+        write(into: &out, exact: false, indent: nil)
     }
 
     /// JSON text for a file the daemon keeps and reads back (the state, the cache): numbers written exactly, so
@@ -73,13 +73,14 @@ public enum JSONValue: Hashable, Sendable {
     /// when `indented`, for a file people may read. Ends with a newline.
     public func document(indented: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        write(into: &out, numbers: Self.exactFormat, indent: indented ? 0 : nil)
+        write(into: &out, exact: true, indent: indented ? 0 : nil)
         out.append(0x0A)
         return out
     }
 
-    /// Writes the value; `indent` is the current level when indenting, nil for compact text.
-    private func write(into out: inout [UInt8], numbers: (Double) -> String, indent: Int?) {
+    /// Writes the value: numbers exactly (`exactFormat`) or rounded (`format`); `indent` is the current level when
+    /// indenting, nil for compact text.
+    private func write(into out: inout [UInt8], exact: Bool, indent: Int?) {
         /// Before a member or element: a newline and the indentation of the level inside, when indenting.
         func newline(_ level: Int?) {
             guard let level else { return }
@@ -90,14 +91,14 @@ public enum JSONValue: Hashable, Sendable {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let value): out.append(contentsOf: numbers(value).utf8)
+        case .number(let value): out.append(contentsOf: (exact ? Self.exactFormat(value) : Self.format(value)).utf8)
         case .string(let value): JSONString.append(value, to: &out)
         case .array(let values):
             out.append(UInt8(ascii: "["))
             for (i, value) in values.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(inner)
-                value.write(into: &out, numbers: numbers, indent: inner)
+                value.write(into: &out, exact: exact, indent: inner)
             }
             if !values.isEmpty { newline(indent) }
             out.append(UInt8(ascii: "]"))
@@ -108,7 +109,7 @@ public enum JSONValue: Hashable, Sendable {
                 newline(inner)
                 JSONString.append(key, to: &out)
                 out.append(contentsOf: (indent == nil ? ":" : ": ").utf8)
-                value.write(into: &out, numbers: numbers, indent: inner)
+                value.write(into: &out, exact: exact, indent: inner)
             }
             if !members.isEmpty { newline(indent) }
             out.append(UInt8(ascii: "}"))
