@@ -7,30 +7,6 @@ struct Dashboard {
     var color: Bool
     var now: Double = SystemServiceClock().wallTime
 
-    func location(_ message: JSONValue?, permission: JSONValue?) -> [String] {
-        var lines: [String] = []
-        if let message, let name = message["name"]?.displayText {
-            let source = message["source"]?.displayText ?? "?"
-            lines.append(bold(name) + dim(" · \(source)"))
-            if let latitude = message["latitude"]?.numberValue, let longitude = message["longitude"]?.numberValue {
-                var detail = printfFormat("%.5f, %.5f", latitude, longitude)
-                if let accuracy = message["accuracy"]?.numberValue { detail += printfFormat(" ±%.0f m", accuracy) }
-                if let distance = message["distance_m"]?.numberValue {
-                    detail += " · \(self.distance(metres: distance)) from the centre"
-                }
-                lines.append("  " + detail)
-            }
-        } else {
-            lines.append("No place yet")
-        }
-        if let permission {
-            let state = permission["state"]?.displayText ?? "?"
-            lines.append("  Location: \(state) — \(permission["message"]?.displayText ?? "")")
-            if let hint = permission["hint"]?.displayText { lines.append("  Hint: \(hint)") }
-        }
-        return lines
-    }
-
     /// "2.3 km", or "1.4 mi" where temperatures are in °F (the en_US locale, or `--units f`): one unit choice.
     func distance(metres: Double) -> String {
         guard metres.isFinite, abs(metres) < 1e12 else { return "?" }
@@ -74,7 +50,11 @@ struct Dashboard {
 
     /// The age from `fetched`, counted now rather than when the daemon sent it.
     func age(of message: JSONValue) -> String? {
-        guard let seconds = ageSeconds(of: message) else { return nil }
+        ageSeconds(of: message).map(Self.age)
+    }
+
+    /// "12 s", "4 min", "3 h", "2 days".
+    static func age(_ seconds: Double) -> String {
         if seconds < 90 { return "\(Int(seconds)) s" }
         if seconds < 5_400 { return "\(Int((seconds / 60).rounded())) min" }
         if seconds < 172_800 { return "\(Int((seconds / 3_600).rounded())) h" }

@@ -29,45 +29,28 @@ struct StatusBar {
         return location["name"]?.displayText
     }
 
-    /// Where `latest` keeps the last `LOCATION` named from a live position, across reconnections, until location
-    /// is switched off: what tells a fallback city standing in for a lost position from a city chosen instead of one.
-    static let liveKey = "LIVE_LOCATION"
-
-    /// Adds `message` to `latest`, remembering a live position's `LOCATION` under `liveKey`.
+    /// Adds `message` to `latest`: the newest object of each class.
     static func remember(_ message: JSONValue, in latest: inout [String: JSONValue]) {
         guard let className = message["class"]?.stringValue else { return }
         latest[className] = message
-        let source = message["source"]?.stringValue
-        if className == "LOCATION", source == "gpsd" || source == "geoclue",
-            message["state"]?.stringValue == "authorized"
-        {
-            latest[liveKey] = message
-        }
-        if className == "PERMISSION", message["state"]?.stringValue == "denied" { latest[liveKey] = nil }
+    }
+
+    /// What stands in for a live position, as `LOCATION`'s `stand_in` says; nil for a live position.
+    private var standIn: StandIn? {
+        location?["stand_in"]?.stringValue.flatMap(StandIn.init)
     }
 
     /// `no-place` when there is no place to show; `no-fix` when the place shown is not where the machine is now
-    /// although it had a position: its source went quiet past the fix timeout or went away. breezed says so in the
-    /// `LOCATION`'s permission state while the old position is still shown, then in a `PERMISSION` of `unavailable`
-    /// (`no-fix`, `lost`); while the source is tried again (`requesting`, `unavailable` for other reasons) the
-    /// fallback city shown counts as `no-fix` when a live position was seen before. Nil while the place is
-    /// current, or was chosen (`select`, or location switched off).
+    /// although it had a position this run: the place of the last fix stands in (`stand_in` `last-fix`), or the
+    /// source has just been found quiet (the `LOCATION`'s permission state is no longer `authorized`). Nil while
+    /// the place is current, chosen (`select`), or a city standing in before any fix.
     var locationProblem: String? {
         guard placeName != nil else { return "no-place" }
+        if standIn == .lastFix { return "no-fix" }
         let source = location?["source"]?.stringValue
-        if source == "gpsd" || source == "geoclue" {
-            let state = location?["state"]?.stringValue
-            return state == nil || state == "authorized" ? nil : "no-fix"
-        }
-        guard let permission = latest["PERMISSION"] else { return nil }
-        switch permission["state"]?.stringValue {
-        case "unavailable" where ["no-fix", "lost"].contains(permission["reason"]?.stringValue):
-            return "no-fix"
-        case "unavailable", "requesting", "not_determined":
-            return latest[Self.liveKey] == nil ? nil : "no-fix"
-        default:
-            return nil
-        }
+        guard standIn == nil, source == "gpsd" || source == "geoclue" else { return nil }
+        let state = location?["state"]?.stringValue
+        return state == nil || state == "authorized" ? nil : "no-fix"
     }
 
     /// The US AQI, while there is a place and its air-quality data (fresh or kept through a failure).
@@ -121,7 +104,11 @@ struct StatusBar {
         guard locationProblem != "no-place" else { return "No place" }
         var text = location?["city"]?.displayText ?? placeName ?? "?"
         if let aqi { text = "\(air?["emoji"]?.displayText ?? "") \(TerminalText.whole(aqi)) \(text)" }
-        if locationProblem == "no-fix" { text += " (no fix)" }
+        if locationProblem == "no-fix" {
+            text += " (no fix)"
+        } else if let standIn, standIn != .selected {
+            text += " (\(standIn.title))"
+        }
         return text.trimmingSpaces()
     }
 
@@ -133,16 +120,14 @@ struct StatusBar {
         }
         var lines: [String] = []
         if let name = placeName {
-            lines.append(name + ((location?["source"]?.displayText).map { " · " + $0 } ?? ""))
+            lines.append(name + (location.flatMap(Dashboard.what).map { " · " + $0 } ?? ""))
         } else {
-            lines.append("No place yet")
+            lines.append("No place yet: select a city ('breezectl select CITY') or set fallback_city in breezed.conf")
         }
         if locationProblem == "no-fix" {
             var reason = latest["PERMISSION"]?["message"]?.displayText ?? "the machine's position is out of date"
-            if let last = latest[Self.liveKey], let name = last["name"]?.displayText,
-                let source = last["source"]?.displayText
-            {
-                reason += "; the last position from \(source) was in \(name)"
+            if let time = location?["time"]?.stringValue.flatMap(Dashboard.parse) {
+                reason += "; last fix \(Dashboard.age(max(0, dashboard.now - time))) ago"
             }
             lines.append("No fix: \(reason)")
         }

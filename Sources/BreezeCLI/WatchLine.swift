@@ -8,7 +8,7 @@ enum WatchLine {
         let time = timestamp()
         switch className {
         case "LOCATION":
-            return "\(time) LOCATION \(message["name"]?.displayText ?? "?") (\(message["source"]?.displayText ?? "?"))"
+            return "\(time) LOCATION \(message["name"]?.displayText ?? "no place") (\(Dashboard.what(message) ?? "?"))"
         case "PERMISSION":
             return
                 "\(time) PERMISSION \(message["state"]?.displayText ?? "?"): \(message["message"]?.displayText ?? "")"
@@ -30,7 +30,7 @@ enum WatchLine {
     static func fields(_ latest: [String: JSONValue], unit: TemperatureUnit) -> [String: String] {
         var fields: [String: String] = [:]
         if let location = latest["LOCATION"] {
-            for key in ["name", "city", "country", "country_code", "admin1", "source"] {
+            for key in ["name", "city", "country", "country_code", "admin1", "source", "stand_in"] {
                 fields[key] = text(location[key]) ?? ""
             }
             // At most four decimals, about 11 m: finer than any fix breezed names a place from, and short in a bar
@@ -69,7 +69,7 @@ enum WatchLine {
     /// arrived, or has no such value, is replaced by nothing (`{aqi}` and the temperatures by "?" once their
     /// object is there without one).
     static let knownTokens =
-        ["name", "city", "admin1", "country", "country_code", "source", "state", "latitude", "longitude"]
+        ["name", "city", "admin1", "country", "country_code", "source", "stand_in", "state", "latitude", "longitude"]
         + DatasetViews.all.flatMap { $0.formatTokens }
 
     /// The names between braces in `template`, in order; an unclosed brace is text, not a token.

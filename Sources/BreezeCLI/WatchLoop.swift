@@ -83,7 +83,7 @@ struct WatchLoop {
     ///
     /// `latest` starts with what the last connection left that outlives it: the last live position.
     private func follow(_ latest: inout [String: JSONValue], _ answered: () -> Void) throws(CLIError) -> String {
-        latest = latest.filter { $0.key == StatusBar.liveKey }
+        latest = [:]
         let connection = try ControlConnection(path: socket, timeout: timeout)
         var snapshotEnd: Int?
         if renderer.isBar {
@@ -92,6 +92,7 @@ struct WatchLoop {
         }
         let watch = try connection.send("watch")
         var printed: String?
+        var shownText: [String: String] = [:]
         func show(_ line: String) {
             guard line != printed else { return }
             printed = line
@@ -123,7 +124,18 @@ struct WatchLoop {
                 continue
             }
             guard let line = now().update(message, latest: &latest) else { continue }
-            if renderer.isBar { show(line) } else { output.write(line) }
+            if renderer.isBar {
+                show(line)
+            } else if renderer.json {
+                output.write(line)
+            } else {
+                // A text line is printed when what it shows changed: its class's last line, past the time it begins
+                // with, is compared (a LOCATION sent for each fix of a parked receiver shows the same).
+                let shown = String(line.drop { $0 != " " })
+                guard shownText[className] != shown else { continue }
+                shownText[className] = shown
+                output.write(line)
+            }
         }
     }
 }

@@ -7,6 +7,10 @@ public struct CoarseLocation: Hashable, Sendable {
     public static let step = 1_000.0
     /// Times go in steps of this many seconds.
     public static let timeStep = 60.0
+    /// Altitudes go in steps of this many metres, speeds of this many metres a second, headings of this many degrees.
+    public static let altitudeStep = 100.0
+    public static let speedStep = 1.0
+    public static let headingStep = 10.0
 
     public var coordinate: Coordinate
     /// Metres; nil when the receiver gave none.
@@ -15,32 +19,51 @@ public struct CoarseLocation: Hashable, Sendable {
     public var time: Double
     /// Metres from the position to its place's centre.
     public var distance: Double
+    public var mode: FixMode
+    /// Metres above mean sea level; nil when the receiver gave none.
+    public var altitude: Double?
+    /// Metres a second; nil when the receiver gave none.
+    public var speed: Double?
+    /// Degrees from true north; nil when the receiver gave none.
+    public var heading: Double?
 
     /// The fix as it is.
     public static func exact(fix: LocationFix, distance: Double) -> CoarseLocation {
         CoarseLocation(
             coordinate: fix.coordinate, accuracy: fix.horizontalAccuracy, time: fix.receivedWallTime,
-            distance: distance)
+            distance: distance, mode: fix.mode, altitude: fix.altitude, speed: fix.speed, heading: fix.track)
     }
 
     /// The fix made coarse: coordinates rounded, the distance to the nearest step, the accuracy no better than what
-    /// the rounding leaves (rounded up to a step), the time down to the minute.
+    /// the rounding leaves (rounded up to a step), the time down to the minute, altitude, speed and heading to their
+    /// steps (a heading of 360 after rounding is 0).
     public init(fix: LocationFix, distance: Double) {
         coordinate = fix.coordinate.rounded(toDecimals: Self.decimals)
-        self.distance = Self.nearestStep(distance)
+        self.distance = Self.nearest(distance, step: Self.step) ?? 0
         accuracy = Self.stepUp(max(fix.horizontalAccuracy ?? 0, 0) + Self.step)
         time = Self.timeStep * (fix.receivedWallTime / Self.timeStep).rounded(.down)
+        mode = fix.mode
+        altitude = fix.altitude.flatMap { Self.nearest($0, step: Self.altitudeStep) }
+        speed = fix.speed.flatMap { Self.nearest($0, step: Self.speedStep) }
+        heading = fix.track.flatMap { Self.nearest($0, step: Self.headingStep) }.map { $0 >= 360 ? 0 : $0 }
     }
 
-    private init(coordinate: Coordinate, accuracy: Double?, time: Double, distance: Double) {
+    private init(
+        coordinate: Coordinate, accuracy: Double?, time: Double, distance: Double, mode: FixMode, altitude: Double?,
+        speed: Double?, heading: Double?
+    ) {
         self.coordinate = coordinate
         self.accuracy = accuracy
         self.time = time
         self.distance = distance
+        self.mode = mode
+        self.altitude = altitude
+        self.speed = speed
+        self.heading = heading
     }
 
-    private static func nearestStep(_ metres: Double) -> Double {
-        metres.isFinite ? step * (metres / step).rounded() : 0
+    private static func nearest(_ value: Double, step: Double) -> Double? {
+        value.isFinite ? step * (value / step).rounded() : nil
     }
 
     private static func stepUp(_ metres: Double) -> Double {

@@ -86,6 +86,9 @@ public struct LocationPermissionMachine: Hashable, Sendable {
             // Fixes keep coming from the authorized source; another source's troubles are not ours.
             return []
         case .requestStarted(let source), .sourceConnected(let source):
+            // A source retrying after it was lost is not news: the state stays unavailable, with its reason, until
+            // the source connects (else every retry would flap between requesting and unavailable).
+            if case .requestStarted = event, case .unavailable = state { break }
             // A source we already have fixes from stays authorized while it reconnects its stream.
             if state != .authorized(source) { state = .requesting(source) }
         case .fixReceived(let source):
@@ -118,8 +121,8 @@ public struct LocationPermissionMachine: Hashable, Sendable {
     static func noFixReason(source: LocationSourceKind, seconds: Int, hadFix: Bool) -> PermissionReason {
         let message =
             hadFix
-            ? "\(source.title) lost its fix \(seconds) s ago; the selected city is used meanwhile"
-            : "\(source.title) has no location yet after \(seconds) s; the selected city is used meanwhile"
+            ? "\(source.title) lost its fix \(seconds) s ago; the place of its last fix is shown meanwhile"
+            : "\(source.title) has no location yet after \(seconds) s"
         let hint: String =
             switch source {
             case .gpsd: "give the GPS receiver a clear view of the sky; 'gpsmon' shows what it sees"

@@ -23,13 +23,14 @@ extension Daemon {
             // A fix still on its way when location was switched off is dropped: nothing derived from it is kept.
             guard state.locationEnabled else { return }
             shown.live = update
+            shown.lastFix = update
             locationChanged()
         case .fixLost:
             break
         case .handover(let from, let to, let reason):
             logger.notice("location.handover", ["from": from?.rawValue ?? "none", "to": to.rawValue, "reason": reason])
-        case .fallback(let place):
-            shown.live = place.map { LocationUpdate(place: $0, distance: 0, fix: nil) }
+        case .noPosition:
+            shown.live = standIn()
             locationChanged()
         }
     }
@@ -54,24 +55,44 @@ extension Daemon {
         if publishLocation() { shown.pacer.published(at: .now) }
     }
 
-    /// The privacy switch. Off: the live position, and everything named from it, is dropped at once, and the
-    /// fallback stands in without the last place named (that too was derived from the position).
+    /// The privacy switch. Off: the live position, and everything named from it, is dropped at once (the last fix's
+    /// place and the place restored from an earlier run too), and a city stands in.
     func switchLocation(_ enabled: Bool) async {
-        await location.setFallback(Self.fallback(configuration, state, index))
         await location.setLocationEnabled(enabled)
         guard !enabled else { return }
-        // At once, not when the service's events arrive: the service has already dropped the live fix for the
-        // fallback; nothing named from the position is kept here either.
+        // At once, not when the service's events arrive: the service has already dropped the live fix.
         shown.permission = await location.permission
-        let current = await location.current
-        shown.live = current?.fix == nil ? current : nil
+        shown.lastFix = nil
+        shown.restored = nil
+        shown.live = standIn()
         shown.onlineNames.removeAll()
         if publishLocation() { shown.pacer.published(at: .now) }
     }
 
-    /// The location shown: the selected city, else the machine's own.
+    /// What stands in while no source gives a position: the first there is of the place a source named last in this
+    /// run, `fallback_city`, the place an earlier run named last, the first saved city (`StandIn`). The two named
+    /// from positions only while location is on.
+    func standIn() -> LocationUpdate? {
+        if state.locationEnabled, var last = shown.lastFix {
+            last.standIn = .lastFix
+            return last
+        }
+        if let city = shown.fallbackCity { return .city(city, as: .fallback) }
+        if state.locationEnabled, let place = shown.restored { return .city(place, as: .restored) }
+        return state.saved.first.map { .city($0, as: .saved) }
+    }
+
+    /// Chooses the stand-in again after what it is chosen from changed (the saved cities, `fallback_city`), unless a
+    /// live position is shown.
+    func standInChanged() {
+        if let live = shown.live, live.standIn == nil { return }
+        shown.live = standIn()
+        locationChanged()
+    }
+
+    /// The location shown: the selected city, else the machine's own (or what stands in for it).
     var effective: LocationUpdate? {
-        state.selected.map { LocationUpdate(place: $0, distance: 0, fix: nil) } ?? shown.live
+        state.selected.map { .city($0, as: .selected) } ?? shown.live
     }
 
     /// The location shown, with Nominatim's name for a live position where there is one.
@@ -81,22 +102,18 @@ extension Daemon {
         return update
     }
 
-    /// The `LOCATION` object for `update`: exact, or with every field derived from a live fix made coarse (for peers
-    /// that get city-level positions).
+    /// The `LOCATION` object for `update`: exact, or with every field derived from a fix made coarse (for peers that
+    /// get city-level positions, who are told how to get exact ones).
     func locationMessage(_ update: LocationUpdate, coarse: Bool = false) -> JSONValue {
-        guard let fix = update.fix else {
-            let centre = update.place.coordinate
-            return ProtocolMessage.location(
-                place: update.place, coordinate: coarse ? centre.rounded(toDecimals: CoarseLocation.decimals) : centre,
-                accuracy: nil, source: update.source, receivedAt: nil, distance: nil, permission: shown.permission)
+        let position = update.fix.map { fix in
+            coarse ? CoarseLocation(fix: fix, distance: update.distance) : .exact(fix: fix, distance: update.distance)
         }
-        let position =
-            coarse
-            ? CoarseLocation(fix: fix, distance: update.distance)
-            : CoarseLocation.exact(fix: fix, distance: update.distance)
+        let centre = update.place.coordinate
         return ProtocolMessage.location(
-            place: update.place, coordinate: position.coordinate, accuracy: position.accuracy, source: update.source,
-            receivedAt: position.time, distance: position.distance, permission: shown.permission)
+            place: update.place,
+            coordinate: position?.coordinate ?? (coarse ? centre.rounded(toDecimals: CoarseLocation.decimals) : centre),
+            fix: position, source: update.source, standIn: update.standIn, permission: shown.permission,
+            coarseHint: coarse ? shown.exactPositionsHint : nil)
     }
 
     /// LOCATION with no place: replaces a published one when nothing may or can be shown (location switched off
@@ -135,7 +152,12 @@ extension Daemon {
             forgetMQTTData()
         }
         status.place = update.place.displayName
-        status.source = fix.map { "\($0.source.rawValue) \($0.mode.title)" } ?? update.source
+        status.source =
+            switch update.standIn {
+            case nil: fix.map { "\($0.source.rawValue) \($0.mode.title)" } ?? update.source
+            case .lastFix?: "no fix, last from \(update.source)"
+            case let standIn?: standIn.title
+            }
         if shown.placeID != update.place.id {
             shown.placeID = update.place.id
             logger.info("place", ["name": update.place.displayName, "source": update.source])

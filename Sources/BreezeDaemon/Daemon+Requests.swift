@@ -88,6 +88,7 @@ extension Daemon {
             case let other:
                 throw ProtocolError(.badArgument, "saved action must be list, add or remove, not \"\(other)\"")
             }
+            standInChanged()  // the first saved city may stand in
             return reads.savedList(request)
         case .location:
             guard case .bool(let enabled)? = request.body["enabled"] else {

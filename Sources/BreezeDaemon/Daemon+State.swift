@@ -10,7 +10,7 @@ import FoundationEssentials
 
 /// The user's state on disk, the configuration reloaded, and the fallback city.
 extension Daemon {
-    /// Remembers the place of the live position (the fallback's last resort while location is on).
+    /// Remembers the place of the live position (restored at the next start while location is on).
     func recordLastPlace() {
         guard state.locationEnabled, let update = shown.live, update.fix != nil, state.lastPlace?.id != update.place.id
         else { return }
@@ -28,10 +28,12 @@ extension Daemon {
 
     func applyReload(_ new: DaemonConfiguration) {
         var changed: [String] = []
-        if new.fallbackCity != configuration.fallbackCity {
+        // Compared with the city in use, not the start's configuration: a second reload may go back to it.
+        let city = Self.fallbackCity(new, index)
+        if city != shown.fallbackCity {
             changed.append("fallback_city")
-            let fallback = Self.fallback(new, state, index)
-            Task { await location.setFallback(fallback) }
+            shown.fallbackCity = city
+            standInChanged()
         }
         // Only the fallback city is applied while running; every other change waits for a restart, by name.
         var others = new
@@ -47,15 +49,19 @@ extension Daemon {
 
     // MARK: Helpers
 
-    static func fallback(
-        _ configuration: DaemonConfiguration, _ state: UserState, _ index: PlacesIndex
-    ) -> Place? {
-        if let city = configuration.fallbackCity {
-            // Named exactly, or not at all: `--check-config` and the start refuse a name that matches no city.
-            if case .success(let place) = ConfigurationCheck.fallbackPlace(city, in: index) { return place }
-        }
-        // The last place named came from the live position: while location is off, it is not shown.
-        return (state.locationEnabled ? state.lastPlace : nil) ?? state.saved.first
+    /// The configuration's `fallback_city`: named exactly, or not at all (`--check-config` and the start refuse a
+    /// name that matches no city).
+    static func fallbackCity(_ configuration: DaemonConfiguration, _ index: PlacesIndex) -> Place? {
+        guard let city = configuration.fallbackCity,
+            case .success(let place) = ConfigurationCheck.fallbackPlace(city, in: index)
+        else { return nil }
+        return place
+    }
+
+    /// What a peer outside the trusted group is told with its city-level positions and refused changes.
+    static func exactPositionsHint(group: String) -> String {
+        "exact positions and changes are for members of the group \(group): "
+            + "'sudo usermod -aG \(group) $USER', then log in again"
     }
 
     static func googleKey(_ configuration: DaemonConfiguration, _ logger: Logger) -> String? {

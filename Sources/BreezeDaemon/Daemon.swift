@@ -25,7 +25,7 @@ public actor Daemon {
     let clock: any ServiceClock
     let store: StateStore
     var state: UserState
-    /// The position's owner: the sources, the handovers, the fallback.
+    /// The position's owner: the sources and the handovers.
     let location: LocationService
     /// The fetchAllData pipeline (nil with `--offline`) and the updates it publishes, on their way to this actor.
     let data: DataFeed
@@ -71,6 +71,8 @@ public actor Daemon {
         } catch {
             throw StartError("cannot open the places index \(indexPath): \(error)")
         }
+        // A change that could not be saved would be lost at the next start: refused before any is taken.
+        try Self.requireWritableFolder(configuration.stateDirectory, option: "--state-dir")
         store = StateStore(folder: configuration.stateDirectory)
         let loaded = store.load()
         state = loaded.state
@@ -94,9 +96,10 @@ public actor Daemon {
             geoclue.clock = clock
             sources.append(GeoClueSource(configuration: geoclue))
         }
-        let fallback = Self.fallback(configuration, state, index)
+        shown.fallbackCity = Self.fallbackCity(configuration, index)
+        shown.restored = state.locationEnabled ? state.lastPlace : nil
         location = LocationService(
-            sources: sources, geocoder: ReverseGeocoder(index: index), fallback: fallback,
+            sources: sources, geocoder: ReverseGeocoder(index: index),
             movementThreshold: configuration.movementThreshold,
             fixTimeout: .seconds(configuration.fixTimeout), locationEnabled: state.locationEnabled, clock: clock)
 
@@ -169,7 +172,8 @@ public actor Daemon {
                 logger.info("socket.listening", ["path": configuration.socketPath])
             }
         } catch {
-            logger.error("socket.failed", ["path": configuration.socketPath, "error": error])
+            logger.error(
+                "socket.failed", ["path": configuration.socketPath, "error": error, "hint": Self.byHandHint])
             return 1
         }
         var serverConfiguration = SocketServer.Configuration()
@@ -178,8 +182,10 @@ public actor Daemon {
         // Quiet again after requests: the index pages they read go back too (searches touch megabytes of it).
         serverConfiguration.onIdle = { [index] in index.releaseResidentPages() }
         // Without a configured group, the daemon's own group is trusted ("breeze" under the unit), unless that is root's.
-        serverConfiguration.trust = TrustPolicy(
-            groupID: configuration.socketGroupID ?? (getgid() != 0 ? getgid() : nil))
+        let group = configuration.socketGroupID ?? (getgid() != 0 ? getgid() : nil)
+        let hint = group.flatMap(DaemonConfiguration.groupName).map(Self.exactPositionsHint)
+        serverConfiguration.trust = TrustPolicy(groupID: group, hint: hint)
+        if let hint { shown.exactPositionsHint = hint }
         let server: SocketServer
         do {
             server = try SocketServer(
@@ -294,6 +300,28 @@ public actor Daemon {
 }
 
 /// Why the daemon could not start.
+extension Daemon {
+    /// What to do when a default folder cannot be used: run as the service (its units make the folders), or by
+    /// hand with folders of one's own.
+    static let byHandHint =
+        "start the service ('sudo systemctl start breezed.socket breezed'), whose units make its folders, or run by "
+        + "hand with --socket, --state-dir and --cache-dir in folders you can write (for example under "
+        + "$XDG_RUNTIME_DIR and $HOME)"
+
+    /// Makes `folder` if it is missing and checks that this process may write in it.
+    static func requireWritableFolder(_ folder: String, option: String) throws(StartError) {
+        do {
+            try AtomicFile.makeFolder(folder)
+        } catch {
+            throw StartError("cannot make the folder \(folder) (\(option)): \(error); \(byHandHint)")
+        }
+        guard access(folder, W_OK | X_OK) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw StartError("cannot write in the folder \(folder) (\(option)): \(reason); \(byHandHint)")
+        }
+    }
+}
+
 public struct StartError: Error, Sendable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }

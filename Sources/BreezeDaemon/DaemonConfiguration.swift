@@ -224,7 +224,25 @@ public struct DaemonConfiguration: Sendable, Equatable {
         }
     }
 
-    /// The largest group entry (its member list) `groupID` makes room for.
+    /// The name of the group `id` (for the hint telling a peer which group to join); nil when it has none.
+    /// Wraps `getgrgid_r`.
+    static func groupName(_ id: UInt32) -> String? {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var size = 4_096
+        while true {
+            var buffer = [CChar](repeating: 0, count: size)
+            let status = getgrgid_r(id, &entry, &buffer, size, &result)
+            if status == ERANGE && size < Self.maximumGroupEntrySize {
+                size *= 4
+                continue
+            }
+            guard status == 0, result != nil, let name = entry.gr_name else { return nil }
+            return String(cString: name)
+        }
+    }
+
+    /// The largest group entry (its member list) `groupID` and `groupName` make room for.
     static let maximumGroupEntrySize = 1 << 20
 
     static func url(_ value: String) throws(ValueError) -> URL {

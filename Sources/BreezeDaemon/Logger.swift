@@ -4,8 +4,28 @@ import FoundationEssentials
     import Glibc
 #endif
 
-/// Log lines on stderr with journald priority prefixes (`<3>` error … `<7>` debug) and `key=value` fields.
+/// Log lines on stderr, `event key=value …`: with journald's priority prefixes (`<3>` error … `<7>` debug) when
+/// stderr is the journal, and as `12:01:02 notice: event key=value …` for people otherwise (a terminal, a file).
 public struct Logger: Sendable {
+    /// How a line shows its level.
+    public enum Style: Sendable {
+        /// `<5>event …`: journald reads the prefix as the entry's priority (and stamps the time itself).
+        case journal
+        /// `12:01:02 notice: event …`: the local time and the level's name.
+        case people
+
+        /// `journal` when stderr is the stream systemd connected to the journal: `JOURNAL_STREAM` names its
+        /// device and inode, and stderr is that file (not one it was redirected to since).
+        public static var standardError: Style {
+            guard let stream = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return .people }
+            let parts = stream.split(separator: ":")
+            var status = stat()
+            guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(2, &status) == 0
+            else { return .people }
+            return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode ? .journal : .people
+        }
+    }
+
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case error = 3
         case warning = 4
@@ -41,9 +61,11 @@ public struct Logger: Sendable {
     public static let maximumFieldLength = 512
 
     public var level: Level
+    public var style: Style
 
-    public init(level: Level = .info) {
+    public init(level: Level = .info, style: Style = .standardError) {
         self.level = level
+        self.style = style
     }
 
     public func error(_ event: String, _ fields: KeyValuePairs<String, Any> = [:]) { log(.error, event, fields) }
@@ -55,7 +77,8 @@ public struct Logger: Sendable {
     /// Writes `Logger.line(…)` for this call; one `write` per line.
     public func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, Any>) {
         guard level <= self.level else { return }
-        let bytes = Array(Self.line(level, event, fields).utf8)
+        let line = Self.line(level, event, fields)
+        let bytes = Array((style == .journal ? line : Self.forPeople(line, level)).utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
@@ -71,6 +94,15 @@ public struct Logger: Sendable {
             line += " \(escaped(key))=" + (quoted ? "\"\(text.replacing("\"", with: "\\\""))\"" : text)
         }
         return line + "\n"
+    }
+
+    /// A journal line as people read it: the priority prefix replaced by the local time and the level's name.
+    static func forPeople(_ line: String, _ level: Level, at time: time_t = time(nil)) -> String {
+        var now = time
+        var local = tm()
+        localtime_r(&now, &local)
+        let clock = [local.tm_hour, local.tm_min, local.tm_sec].map { $0 < 10 ? "0\($0)" : "\($0)" }
+        return clock.joined(separator: ":") + " \(level.name): " + line.dropFirst("<\(level.rawValue)>".count)
     }
 
     /// `text` cut to `maximumFieldLength` scalars, with C0 and C1 controls, DEL, the Unicode line and paragraph

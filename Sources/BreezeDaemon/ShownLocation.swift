@@ -7,8 +7,17 @@ import BreezeProtocol
 /// changes it, on its actor.
 struct ShownLocation {
     var permission = LocationPermission.notDetermined
-    /// The machine's own location (live or fallback); the selection, when there is one, is shown instead.
+    /// The machine's own location: live, or what stands in for it (`Daemon.standIn`); the selection, when there
+    /// is one, is shown instead.
     var live: LocationUpdate?
+    /// The place a source named last in this run, with its fix: it stands in when fixes stop ("(no fix)").
+    var lastFix: LocationUpdate?
+    /// The place an earlier run named last (the state file's), standing in until a source names one.
+    var restored: Place?
+    /// The configuration's `fallback_city`, resolved (nil when unset); replaced on a reload.
+    var fallbackCity: Place?
+    /// What a peer given city-level positions is told about exact ones: the group to join, and how.
+    var exactPositionsHint = "exact positions go to breezed's own user and group"
     /// The place of the `LOCATION` last published: its data is the data fetched.
     var placeID: Int?
     /// Asks the pipeline for the data of the place last published; replaced (and cancelled) when the place changes.

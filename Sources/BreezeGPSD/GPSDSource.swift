@@ -69,9 +69,14 @@ public final class GPSDSource: LocationSource {
         wakeup.wake()
     }
 
-    /// Fixes are not held back across the privacy switch: the first one after it is switched on goes at once.
+    /// Switched on, gpsd is asked at once: the first fix goes without waiting for the unchanged-fix throttle, and a
+    /// reconnect waiting out its backoff is tried now.
     public func setEnabled(_ enabled: Bool) {
-        if enabled { state.withLock { $0.passNextFix = true } }
+        guard enabled else { return }
+        state.withLock { state in
+            state.passNextFix = true
+            if state.backoffTimer != nil { wakeup.wake() }
+        }
     }
 
     private var isStopped: Bool {

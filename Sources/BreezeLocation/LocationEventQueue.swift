@@ -2,7 +2,7 @@ import BreezeSystem
 
 /// The location service's events on their way to the one reader, with a bound: a position waiting to be read is
 /// replaced by a newer one rather than queued behind it, so a flood of fixes leaves one position pending, not one
-/// per fix. State changes (permission, fallback, hand-overs) keep their order.
+/// per fix. State changes (permission, no position, hand-overs) keep their order.
 final class LocationEventQueue: Sendable {
     /// Events held for a reader that is behind. Only state changes accumulate (positions coalesce), and those come
     /// a few per source connection; past the bound the oldest position goes first, then the oldest event.

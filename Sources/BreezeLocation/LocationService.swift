@@ -5,7 +5,7 @@ public import BreezePlaces
 ///
 /// It runs the location-permission state machine over what the sources report, names live positions through the
 /// places index when they move past the movement threshold (so that GPS jitter does not re-trigger naming and data
-/// fetching), and falls back to the user's selected or saved city when no source gives positions.
+/// fetching), and says when no source gives positions (`noPosition`): what stands in then is the daemon's to choose.
 ///
 /// Sources are ranked in the order given (gpsd first, then GeoClue): a lower-ranked source's fixes are used only
 /// while every higher-ranked one is down or has had no fix for its timeout; a higher-ranked source's fix takes over
@@ -23,7 +23,6 @@ public actor LocationService {
     private let sources: [any LocationSource]
     private let geocoder: ReverseGeocoder
     private var machine: LocationPermissionMachine
-    private var fallback: Place?
     /// Metres a position must move before it is named again.
     public let movementThreshold: Double
     /// How long a source may go without a fix before its position counts as lost (for GeoClue, which reports only
@@ -44,14 +43,13 @@ public actor LocationService {
     public var permission: LocationPermission { machine.state }
 
     public init(
-        sources: [any LocationSource], geocoder: ReverseGeocoder, fallback: Place? = nil,
+        sources: [any LocationSource], geocoder: ReverseGeocoder,
         movementThreshold: Double = 250, fixTimeout: Duration = .seconds(30), locationEnabled: Bool = true,
         clock: any ServiceClock = .system
     ) {
         self.clock = clock
         self.sources = sources
         self.geocoder = geocoder
-        self.fallback = fallback
         self.movementThreshold = movementThreshold
         self.fixTimeout = fixTimeout
         self.machine = LocationPermissionMachine(enabled: locationEnabled)
@@ -67,7 +65,7 @@ public actor LocationService {
     /// Runs until cancelled: listens to every source, then stops them.
     public func run() async {
         continuation.append(.permission(machine.state))
-        useFallback()
+        noPosition()
         defer { stopFixTimers() }
         await withTaskGroup(of: Void.self) { group in
             for source in sources {
@@ -81,7 +79,7 @@ public actor LocationService {
                     }
                 }
             }
-            // With no sources (or once they end) the service still answers the switch and the fallback city.
+            // With no sources (or once they end) the service still answers the switch.
             group.addTask { [clock] in
                 while !Task.isCancelled { try? await clock.sleep(seconds: 86_400) }
             }
@@ -90,17 +88,11 @@ public actor LocationService {
         noticeContinuation.finish()
     }
 
-    /// The privacy switch: off ignores every fix and uses the fallback city; on resumes. Sources that take part
+    /// The privacy switch: off ignores every fix and forgets the position; on resumes. Sources that take part
     /// (GeoClue's agent) are told too.
     public func setLocationEnabled(_ enabled: Bool) {
         for source in sources { source.setEnabled(enabled) }
         apply(machine.handle(enabled ? .switchedOn : .switchedOff))
-    }
-
-    /// The city to use while no source gives positions.
-    public func setFallback(_ place: Place?) {
-        fallback = place
-        if !machine.state.isAuthorized { useFallback() }
     }
 
     func handle(_ event: LocationSourceEvent, from kind: LocationSourceKind) {
@@ -169,7 +161,7 @@ public actor LocationService {
                 continuation.append(.permission(state))
             case .useFallbackLocation:
                 let lostSource = current?.fix?.source
-                // Another source that is up and has a fix takes over before the fallback city does.
+                // Another source that is up and has a fix takes over before a stand-in does.
                 if machine.isEnabled,
                     let next = latest.filter({ $0.key != lostSource }).min(by: { rank($0.key) < rank($1.key) })
                 {
@@ -185,7 +177,7 @@ public actor LocationService {
                     }
                 }
                 if let lostSource { continuation.append(.fixLost(lostSource)) }
-                useFallback()
+                noPosition()
             case .stopSources:
                 // The switch went off: forget every live position, not only the one shown.
                 stopFixTimers()
@@ -195,10 +187,10 @@ public actor LocationService {
         }
     }
 
-    private func useFallback() {
+    private func noPosition() {
         lastNamed = nil
-        current = fallback.map { LocationUpdate(place: $0, distance: 0, fix: nil) }
-        continuation.append(.fallback(fallback))
+        current = nil
+        continuation.append(.noPosition)
     }
 
     /// Moves the source's "no fix" deadline to a fix timeout from now, starting its timer task if none waits.

@@ -7,7 +7,7 @@ public enum ProtocolMessage {
     /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`; 3: `mqtt` in the `VERSION`
     /// answering `version`, `online` for `search`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 4
+    public static let protocolMinor = 5
 
     /// Sent on connect, and answering `version` with `extra` after the fixed members (`mqtt`: the broker link's
     /// state, when breezed publishes to one).
@@ -35,18 +35,26 @@ public enum ProtocolMessage {
     ///   - coordinate: the position to publish (rounded already for peers that get city-level positions).
     ///   - source: "gpsd", "geoclue" or "manual".
     public static func location(
-        place: Place, coordinate: Coordinate, accuracy: Double?, source: String, receivedAt: Double?,
-        distance: Double?, permission: LocationPermission
+        place: Place, coordinate: Coordinate, fix: CoarseLocation?, source: String, standIn: StandIn?,
+        permission: LocationPermission, coarseHint: String?
     ) -> JSONValue {
         var members = placeMembers(place, className: "LOCATION")
         members += [
             ("geoname_id", .number(Double(place.id))),
             ("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
-            ("accuracy", accuracy.map(JSONValue.number) ?? .null), ("source", .string(source)),
-            ("time", receivedAt.map(Timestamp.json) ?? .null),
-            ("distance_m", distance.map { .number($0.rounded()) } ?? .null),
+            ("accuracy", fix?.accuracy.map(JSONValue.number) ?? .null), ("source", .string(source)),
+            ("time", fix.map { Timestamp.json($0.time) } ?? .null),
+            ("distance_m", fix.map { .number($0.distance.rounded()) } ?? .null),
             ("state", .string(permission.name)),
+            // Since proto_minor 5.
+            ("stand_in", standIn.map { .string($0.rawValue) } ?? .null),
+            ("mode", fix.map { .number(Double($0.mode.rawValue)) } ?? .null),
+            ("altitude_m", fix?.altitude.map(JSONValue.number) ?? .null),
+            ("speed_mps", fix?.speed.map(JSONValue.number) ?? .null),
+            ("heading_deg", fix?.heading.map(JSONValue.number) ?? .null),
+            ("precise", .bool(coarseHint == nil)),
         ]
+        if let coarseHint { members.append(("precise_hint", .string(coarseHint))) }
         return .object(members)
     }
 

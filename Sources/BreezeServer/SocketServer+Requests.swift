@@ -51,7 +51,8 @@ extension SocketServer {
                 throw ProtocolError(
                     .notPermitted,
                     "\(request.command.rawValue) changes breezed's state: run it as root, as breezed's "
-                        + "user, or as a member of its group", requestID: request.id)
+                        + "user, or as a member of its group"
+                        + (configuration.trust.hint.map { "; \($0)" } ?? ""), requestID: request.id)
             }
         } catch {
             answer(fd, lines: [Self.line(ProtocolMessage.error(error))])

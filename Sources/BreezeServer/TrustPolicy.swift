@@ -7,10 +7,13 @@ public struct TrustPolicy: Hashable, Sendable {
     public var ownUID: UInt32
     /// The group whose members may change state (and see precise coordinates); nil for none.
     public var groupID: UInt32?
+    /// What a refused peer is told about being trusted (the group to join, and how); nil: that it needs to be.
+    public var hint: String?
 
-    public init(ownUID: UInt32 = getuid(), groupID: UInt32? = nil) {
+    public init(ownUID: UInt32 = getuid(), groupID: UInt32? = nil, hint: String? = nil) {
         self.ownUID = ownUID
         self.groupID = groupID
+        self.hint = hint
     }
 
     /// True for root, the daemon's user, and a peer whose connection carries the group (as its primary group or a

@@ -37,7 +37,7 @@ import Testing
     @Test func aSelectedCityShowsItsNameSourceAndPosition() {
         let line = #"{"class":"LOCATION","name":"Bern, Switzerland","source":"manual","latitude":46.94809,"longitude":7.44744,"accuracy":12,"distance_m":260}"#
         #expect(Self.render(line, "select") == "Bern, Switzerland · manual\n  46.94809, 7.44744 ±12 m · 0.3 km from the centre\n")
-        #expect(Self.render(#"{"class":"LOCATION","name":null,"state":"denied"}"#, "here") == "No place yet\n")
+        #expect(Self.render(#"{"class":"LOCATION","name":null,"state":"denied"}"#, "here") == "No place yet: select a city ('breezectl select CITY'), set [location] fallback_city=CITY in breezed.conf, or wait for a fix\n")
     }
 
     @Test func theLocationSwitchShowsThePermissionAndItsHint() {
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func whereWithoutALocationShowsNoPlace() {
-        #expect(Self.render(#"{"class":"PERMISSION","state":"requesting","message":"Asking gpsd for a position"}"#, "where") == "No place yet\n  Location: requesting — Asking gpsd for a position\n")
+        #expect(Self.render(#"{"class":"PERMISSION","state":"requesting","message":"Asking gpsd for a position"}"#, "where") == "No place yet: select a city ('breezectl select CITY'), set [location] fallback_city=CITY in breezed.conf, or wait for a fix\n  Location: requesting — Asking gpsd for a position\n")
         #expect(Self.render(#"{"class":"AIR","state":"fresh"}"#, "where", json: true) == "{\"class\":\"LOCATION\",\"name\":null}\n")
     }
 
@@ -139,7 +139,7 @@ import Testing
 
     @Test func watchForWaybarIsOneJSONObject() {
         // An AIR with no place, and no LOCATION: nothing says where the index is for, so it is not shown.
-        #expect(Self.render(Self.air, "watch", waybar: true) == #"{"text":"No place","tooltip":"No place yet\nAir quality (fresh)","class":["no-place"],"alt":"no-place"}"# + "\n")
+        #expect(Self.render(Self.air, "watch", waybar: true) == #"{"text":"No place","tooltip":"No place yet: select a city ('breezectl select CITY') or set fallback_city in breezed.conf\nAir quality (fresh)","class":["no-place"],"alt":"no-place"}"# + "\n")
         let location = #"{"class":"LOCATION","name":"Bern, Switzerland","city":"Bern"}"#
         #expect(Self.render(location, "watch", waybar: true) == #"{"text":"Bern","tooltip":"Bern, Switzerland","class":["loading"],"alt":"loading"}"# + "\n")
     }

@@ -104,39 +104,42 @@ import Testing
         #expect(object["class"] as? [String] == ["stale", "good"])
     }
 
-    /// gpsd went quiet past the fix timeout, or went away: breezed says so in the LOCATION's state, then in the
-    /// PERMISSION while the fallback city stands in. The bar must not go on showing the place as the machine's.
+    /// gpsd went quiet past the fix timeout, or went away: breezed says so in the LOCATION's state, then shows the
+    /// place of the last fix as a stand-in (`last-fix`). The bar must not go on showing the place as current; a city
+    /// standing in before any fix says what it is instead.
     @Test func aFixOlderThanTheTimeoutIsSaidInTextAndClass() throws {
-        let live = #"{"class":"LOCATION","name":"Adelboden, Switzerland","city":"Adelboden","source":"gpsd","accuracy":17,"time":"2026-11-30T09:50:00.000Z","state":"authorized"}"#
+        let live = #"{"class":"LOCATION","name":"Adelboden, Switzerland","city":"Adelboden","source":"gpsd","accuracy":17,"time":"2026-11-30T09:50:00.000Z","state":"authorized","stand_in":null,"mode":3}"#
         let current = try Self.waybar([Self.permission, live, Self.air("fresh")])
         #expect(current["class"] as? [String] == ["good"])
         #expect(current["text"] as? String == "🙂 26 Adelboden")
+        #expect((current["tooltip"] as? String)?.hasPrefix("Adelboden, Switzerland · gpsd, 3D fix") == true, "\(current)")
 
         let timedOut = live.replacingOccurrences(of: #""state":"authorized""#, with: #""state":"unavailable""#)
-        let noFix = #"{"class":"PERMISSION","state":"unavailable","reason":"no-fix","message":"gpsd lost its fix 30 s ago; the selected city is used meanwhile"}"#
+        let noFix = #"{"class":"PERMISSION","state":"unavailable","reason":"no-fix","message":"gpsd lost its fix 30 s ago; the place of its last fix is shown meanwhile"}"#
         let old = try Self.waybar([noFix, timedOut, Self.air("fresh")])
         #expect(old["class"] as? [String] == ["no-fix", "good"])
         #expect(old["text"] as? String == "🙂 26 Adelboden (no fix)")
-        #expect((old["tooltip"] as? String)?.contains("No fix: gpsd lost its fix 30 s ago") == true, "\(old)")
 
-        let lost = #"{"class":"PERMISSION","state":"unavailable","reason":"lost","message":"gpsd at 127.0.0.1:2947 closed the connection"}"#
-        let fallback = try Self.waybar([lost, Self.location, Self.air("fresh")])
-        #expect(fallback["class"] as? [String] == ["no-fix", "good"])
-        #expect(fallback["text"] as? String == "🙂 26 Bern (no fix)")
+        let lastFix = timedOut.replacingOccurrences(of: #""stand_in":null"#, with: #""stand_in":"last-fix""#)
+        let standing = try Self.waybar([noFix, lastFix, Self.air("fresh")])
+        #expect(standing["class"] as? [String] == ["no-fix", "good"])
+        #expect(standing["text"] as? String == "🙂 26 Adelboden (no fix)")
+        let tooltip = try #require(standing["tooltip"] as? String)
+        #expect(tooltip.hasPrefix("Adelboden, Switzerland · no fix, last from gpsd"), "\(tooltip)")
+        #expect(tooltip.contains("No fix: gpsd lost its fix 30 s ago; the place of its last fix is shown meanwhile; last fix 16 min ago"), "\(tooltip)")
 
-        // While gpsd is tried again the PERMISSION says "requesting", then "not-running": the fallback city still
-        // stands in for a position the machine had.
-        let requesting = #"{"class":"PERMISSION","state":"requesting","message":"Asking gpsd for a position"}"#
-        let retried = try Self.waybar([Self.permission, live, Self.air("fresh"), noFix, requesting, Self.location])
-        #expect(retried["class"] as? [String] == ["no-fix", "good"], "\(retried)")
-        #expect((retried["tooltip"] as? String)?.contains("the last position from gpsd was in Adelboden, Switzerland") == true, "\(retried)")
-        let switchedOff = #"{"class":"PERMISSION","state":"denied","reason":"switched-off","message":"Location is switched off"}"#
-        #expect(try Self.waybar([live, Self.air("fresh"), switchedOff, Self.location])["class"] as? [String] == ["good"])
-
-        // No gpsd at all is not a lost fix: the selected city is simply the place.
+        // Before any fix, a city stands in and says which kind it is; it is not a lost fix.
         let none = #"{"class":"PERMISSION","state":"unavailable","reason":"not-running","message":"gpsd is not running"}"#
+        for (word, title) in [("fallback", "fallback city"), ("saved", "saved city"), ("restored", "last known place")] {
+            let city = Self.location.replacingOccurrences(of: #""state":"authorized""#, with: #""state":"unavailable","stand_in":"\#(word)""#)
+            let bar = try Self.waybar([none, city, Self.air("fresh")])
+            #expect(bar["class"] as? [String] == ["good"], "\(word)")
+            #expect(bar["text"] as? String == "🙂 26 Bern (\(title))", "\(word)")
+        }
+        // A selected city is the place the user chose: nothing after its name.
+        let selected = Self.location.replacingOccurrences(of: #""state":"authorized""#, with: #""state":"authorized","stand_in":"selected""#)
+        #expect(try Self.waybar([Self.permission, selected, Self.air("fresh")])["text"] as? String == "🙂 26 Bern")
         #expect(try Self.waybar([none, Self.location, Self.air("fresh")])["class"] as? [String] == ["good"])
-        #expect(try Self.waybar([requesting, Self.location, Self.air("fresh")])["class"] as? [String] == ["good"])
     }
 
     @Test(arguments: [
@@ -165,7 +168,7 @@ import Testing
         let pollutants = ["pm2_5", "pm10", "nitrogen_dioxide", "sulphur_dioxide", "ozone", "carbon_monoxide"]
             .map { #"{"code":"\#($0)","value":1.5}"# }.joined(separator: ",")
         let objects = [
-            #"{"class":"LOCATION","name":"Bern, Switzerland","city":"Bern","admin1":"Bern","country":"Switzerland","country_code":"CH","source":"manual","latitude":46.9,"longitude":7.4,"state":"authorized"}"#,
+            #"{"class":"LOCATION","name":"Bern, Switzerland","city":"Bern","admin1":"Bern","country":"Switzerland","country_code":"CH","source":"manual","latitude":46.9,"longitude":7.4,"state":"authorized","stand_in":"selected"}"#,
             #"{"class":"PERMISSION","state":"authorized"}"#,
             #"{"class":"AIR","state":"fresh","us_aqi":26,"label":"Good","emoji":"🙂","category":"good","pollutants":[\#(pollutants)]}"#,
             #"{"class":"POLLEN","state":"fresh","highest":3}"#,

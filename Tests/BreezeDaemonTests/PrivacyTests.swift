@@ -64,11 +64,17 @@ struct PrivacyTests {
     func anotherUserSeesEveryDerivedFieldAtCityLevel() async throws {
         let port = GPSFake.freePort()
         let gpsd = try await GPSFake(log: DaemonEndToEndTests.drive, port: port, once: false, interval: 0.02)
-        let daemon = try await BreezedProcess(["--gpsd", "127.0.0.1:\(port)", "--no-geoclue", "--offline"])
+        // The group whose members see exact positions: "users" here ("breeze" under the unit).
+        let folder = try BreezedProcess.makeFolder()
+        try "[socket]\ngroup = users\n".write(toFile: folder + "/breezed.conf", atomically: true, encoding: .utf8)
+        let daemon = try await BreezedProcess(
+            folder: folder, ["--config", folder + "/breezed.conf", "--gpsd", "127.0.0.1:\(port)", "--no-geoclue", "--offline"])
         chmod(daemon.folder, 0o755)
         let exact = try await daemon.ctl(["where", "--json"], timeout: 60) { isLivePosition($0.output) }
         let precise = object(exact.output)
         #expect(precise["accuracy"] is Double, "the drive's fixes carry an accuracy: \(exact.output)")
+        #expect(precise["precise"] as? Bool == true)
+        #expect(precise["precise_hint"] == nil)
 
         let read = try await BreezedProcess.breezectl(["--socket", daemon.socket, "where", "--json"], asUser: "65534")
         #expect(read.status == 0, "\(read.errors)")
@@ -85,6 +91,20 @@ struct PrivacyTests {
         #expect(accuracy >= 1_000 && accuracy.truncatingRemainder(dividingBy: 1_000) == 0, "accuracy: \(accuracy)")
         let time = try #require(coarse["time"] as? String)
         #expect(time.hasSuffix(":00.000Z"), "time to the minute: \(time)")
+        if let altitude = coarse["altitude_m"] as? Double {
+            #expect(altitude.truncatingRemainder(dividingBy: 100) == 0, "altitude to 100 m: \(altitude)")
+        }
+        // Told so, with the group to join and how.
+        #expect(coarse["precise"] as? Bool == false)
+        let hint = try #require(coarse["precise_hint"] as? String, "\(read.output)")
+        #expect(hint.contains("the group users") && hint.contains("sudo usermod -aG users $USER"), "\(hint)")
+        let text = try await BreezedProcess.breezectl(["--socket", daemon.socket, "where"], asUser: "65534")
+        #expect(text.output.contains("Positions are rounded to about 1 km for you: " + hint), "\(text.output)")
+        #expect(text.output.contains("fix "), "the fix's details, coarse: \(text.output)")
+        // A change is refused (77) with the same words.
+        let refused = try await BreezedProcess.breezectl(["--socket", daemon.socket, "select", "Oslo"], asUser: "65534")
+        #expect(refused.status == 77)
+        #expect(refused.errors.contains("sudo usermod -aG users $USER"), "\(refused.errors)")
         await daemon.stop()
         await gpsd.stop()
     }

@@ -73,9 +73,9 @@ struct StatusBarEndToEndTests {
 
         let arguments = ["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"]
         let first = try await BreezedProcess(folder: folder, arguments)
-        let up = await watcher.line(after: (waiting?.0 ?? 0) + 1) { ($0["text"] as? String) == "Bern" }
+        let up = await watcher.line(after: (waiting?.0 ?? 0) + 1) { ($0["text"] as? String) == "Bern (fallback city)" }
         #expect(up.map { Self.classes($0.1) } == ["offline"], "\(watcher.lines)")
-        let bern = "LOCATION Bern, Switzerland (manual)"
+        let bern = "LOCATION Bern, Switzerland (fallback city)"
         #expect(await eventually(timeout: 30) { plain.lines.contains { $0.contains(bern) } }, "\(plain.lines)")
 
         await first.stop()
@@ -84,7 +84,7 @@ struct StatusBarEndToEndTests {
         #expect(watcher.process.isRunning, "watch does not exit when breezed stops")
 
         let second = try await BreezedProcess(folder: folder, arguments)
-        let back = await watcher.line(after: (down?.0 ?? 0) + 1) { ($0["text"] as? String) == "Bern" }
+        let back = await watcher.line(after: (down?.0 ?? 0) + 1) { ($0["text"] as? String) == "Bern (fallback city)" }
         #expect(back.map { Self.classes($0.1) } == ["offline"], "\(watcher.lines)")
         #expect(watcher.process.isRunning)
 
@@ -152,7 +152,7 @@ struct StatusBarEndToEndTests {
         let bar = ["watch", "--once", "--waybar"]
         let failed = object(try await daemon.ctl(bar) { Self.classes(object($0.output)) == ["failed"] }.output)
         #expect(Self.classes(failed) == ["failed"], "\(failed)")
-        #expect(failed["text"] as? String == "Bern")
+        #expect(failed["text"] as? String == "Bern (fallback city)")
         #expect(failed["percentage"] == nil)
         #expect((failed["tooltip"] as? String)?.contains("Air quality (failed: server-error: HTTP 500") == true, "\(failed)")
 
@@ -161,7 +161,7 @@ struct StatusBarEndToEndTests {
         #expect(Self.classes(fresh) == ["good"], "\(fresh)")
         #expect(fresh["alt"] as? String == "good")
         #expect(fresh["percentage"] as? Int == 5, "AQI 26 of 500: \(fresh)")
-        #expect((fresh["text"] as? String)?.hasSuffix(" 26 Bern") == true, "\(fresh)")
+        #expect((fresh["text"] as? String)?.hasSuffix(" 26 Bern (fallback city)") == true, "\(fresh)")
 
         try await fixture.fault("500", path: "/v1/air-quality", match: "us_aqi", count: 1_000, reason: "Internal Server Error")
         _ = try await daemon.ctl(["refresh"])
@@ -230,7 +230,7 @@ struct StatusBarEndToEndTests {
         let exec = try #require(module["exec"] as? String)
         let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
         let line = try await Self.run(exec, daemon)
-        #expect(line?["text"] as? String == "Bern", "\(String(describing: line))")
+        #expect(line?["text"] as? String == "Bern (fallback city)", "\(String(describing: line))")
         #expect(line.map { Self.classes($0) } == ["offline"])
         #expect(line?["alt"] as? String == "offline")
         #expect((line?["tooltip"] as? String)?.hasPrefix("Bern, Switzerland") == true)

@@ -20,7 +20,7 @@ struct SystemdNotifyTests {
                 && messages.filter { $0 == "WATCHDOG=1" }.count >= 2
         }
         #expect(started.contains("READY=1"), "\(started)")
-        #expect(started.contains { $0 == "STATUS=Bern, Switzerland · manual" }, "\(started)")
+        #expect(started.contains { $0 == "STATUS=Bern, Switzerland · fallback city" }, "\(started)")
         #expect(started.filter { $0 == "WATCHDOG=1" }.count >= 2, "a watchdog ping every 0.2 s: \(started)")
         daemon.signal(SIGTERM)
         let stopping = await notify.receive(timeout: 10) { $0.contains("STOPPING=1") }
@@ -64,12 +64,12 @@ struct SystemdNotifyTests {
             ["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern", "--mqtt", "mqtt://127.0.0.1:\(port)"],
             environment: ["NOTIFY_SOCKET": notify.path])
         let down = await notify.receive(timeout: 10) {
-            $0.contains { $0.hasPrefix("STATUS=Bern, Switzerland · manual · MQTT broker unreachable: ") }
+            $0.contains { $0.hasPrefix("STATUS=Bern, Switzerland · fallback city · MQTT broker unreachable: ") }
         }
-        #expect(down.contains { $0.hasPrefix("STATUS=Bern, Switzerland · manual · MQTT broker unreachable: ") }, "\(down)")
+        #expect(down.contains { $0.hasPrefix("STATUS=Bern, Switzerland · fallback city · MQTT broker unreachable: ") }, "\(down)")
         let broker = try await Mosquitto(port: port)
-        let up = await notify.receive(timeout: 45) { $0.contains("STATUS=Bern, Switzerland · manual · MQTT connected") }
-        #expect(up.contains("STATUS=Bern, Switzerland · manual · MQTT connected"), "\(up)")
+        let up = await notify.receive(timeout: 45) { $0.contains("STATUS=Bern, Switzerland · fallback city · MQTT connected") }
+        #expect(up.contains("STATUS=Bern, Switzerland · fallback city · MQTT connected"), "\(up)")
         await daemon.stop()
         await broker.stop()
     }

@@ -47,7 +47,7 @@ struct GPSDSourceTests {
         log.lose(count: 40)
         log.stay(at: Self.frutigen, count: 30)
         let port = GPSFake.freePort()
-        let harness = LocationServiceHarness(port: port, fixTimeout: .seconds(1), fallback: .bern)
+        let harness = LocationServiceHarness(port: port, fixTimeout: .seconds(1))
         let gpsd = try await GPSFake(log: log.write(name: "nofix"), port: port, interval: 0.05)
         let recovered = await harness.recorder.wait(timeout: 30) { _ in
             harness.positions.last?.place.name == "Frutigen"
@@ -58,12 +58,12 @@ struct GPSDSourceTests {
         #expect(recovered)
         let events = harness.recorder.all
         let lost = try #require(events.firstIndex(of: .fixLost(.gpsd)))
-        #expect(events[lost...].contains(.fallback(Place.bern)))
+        #expect(events[lost...].contains(.noPosition))
         let permissions = harness.permissions
         let firstFix = try #require(permissions.firstIndex(of: .authorized(.gpsd)))
         let noFix = try #require(permissions[firstFix...].firstIndex { $0.reason?.code == .noFix })
         #expect(permissions[noFix].name == "unavailable")
-        #expect(permissions[noFix].message == "gpsd lost its fix 1 s ago; the selected city is used meanwhile")
+        #expect(permissions[noFix].message == "gpsd lost its fix 1 s ago; the place of its last fix is shown meanwhile")
         #expect(permissions[noFix].hint?.contains("view of the sky") == true)
         #expect(permissions[noFix...].contains(.authorized(.gpsd)), "fixes came back: \(permissions)")
     }
@@ -153,19 +153,18 @@ struct GPSDSourceTests {
 /// The privacy switch and a full gpsd, against a real gpsd.
 @Suite(.enabled(if: GPSFake.isAvailable, "needs gpsd and gpsfake (scripts/bootstrap installs them)"))
 struct GPSDSourceLimitsTests {
-    @Test func switchingLocationOffIgnoresFixesAndUsesTheFallbackCity() async throws {
+    @Test func switchingLocationOffIgnoresFixesAndForgetsThePosition() async throws {
         var log = NMEALog()
         log.stay(at: GPSDSourceTests.adelboden, count: 30)
         let port = GPSFake.freePort()
-        let harness = LocationServiceHarness(port: port, fallback: .bern)
+        let harness = LocationServiceHarness(port: port)
         let gpsd = try await GPSFake(log: log.write(name: "privacy"), port: port, once: false, interval: 0.05)
         #expect(await harness.recorder.wait(timeout: 15) { _ in !harness.positions.isEmpty })
 
         await harness.service.setLocationEnabled(false)
         let positionsWhenOff = harness.positions.count
         #expect(await harness.service.permission == .denied(.switchedOff))
-        #expect(await harness.service.current?.place.name == "Bern")
-        #expect(await harness.service.current?.source == "manual")
+        #expect(await harness.service.current == nil)
         // Fixes keep arriving from gpsd but are not used: two more reach the service, and no position follows.
         let fixesWhenOff = harness.source.fixCount
         #expect(await harness.source.recorder.wait(timeout: 15) { _ in harness.source.fixCount >= fixesWhenOff + 2 })

@@ -13,13 +13,13 @@ struct LocationServiceHarness {
 
     /// - Parameter backoff: quick by default, so replays are not missed while the test's gpsd starts.
     init(
-        port: Int, fixTimeout: Duration = .seconds(30), fallback: Place? = nil,
+        port: Int, fixTimeout: Duration = .seconds(30),
         backoff: RetryBackoff = RetryBackoff(initial: 0.05, maximum: 0.25), unchangedFixInterval: Duration = .zero
     ) {
         source = TappedSource(GPSDSource(
             address: GPSDAddress(host: "127.0.0.1", port: port), backoff: backoff,
             unchangedFixInterval: unchangedFixInterval))
-        rig = LocationServiceRig(sources: [source], fallback: fallback, fixTimeout: fixTimeout)
+        rig = LocationServiceRig(sources: [source], fixTimeout: fixTimeout)
     }
 
     var service: LocationService { rig.service }

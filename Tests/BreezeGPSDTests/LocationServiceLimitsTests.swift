@@ -35,7 +35,7 @@ import Testing
     @Test func aFloodOfFarApartFixesNobodyReadsQueuesABoundedNumberOfEvents() async throws {
         let source = ScriptedSource(.gpsd)
         let service = LocationService(
-            sources: [source], geocoder: ReverseGeocoder(index: LocationServiceRig.index), fallback: Place.bern)
+            sources: [source], geocoder: ReverseGeocoder(index: LocationServiceRig.index))
         let run = Task { await service.run() }
         let before = ProcessMemory.residentBytes()
         source.send(.connecting)
@@ -59,10 +59,10 @@ import Testing
         #expect(await service.permission == .authorized(.gpsd))
     }
 
-    @Test func switchingOffForgetsEveryLivePositionAndUsesTheFallback() async throws {
+    @Test func switchingOffForgetsEveryLivePosition() async throws {
         let gpsd = ScriptedSource(.gpsd)
         let geoclue = ScriptedSource(.geoclue, continuous: false)
-        let rig = LocationServiceRig(sources: [gpsd, geoclue], fallback: .bern)
+        let rig = LocationServiceRig(sources: [gpsd, geoclue])
         let service = rig.service
         let recorder = rig.recorder
         func named(_ name: String, after start: Int) async -> Bool {
@@ -78,9 +78,9 @@ import Testing
         #expect(await named("Adelboden", after: 0))
 
         await service.setLocationEnabled(false)
-        #expect(await service.current == LocationUpdate(place: Place.bern, distance: 0, fix: nil))
+        #expect(await service.current == nil)
         #expect(await service.permission == .denied(.switchedOff))
-        #expect(await recorder.wait(timeout: 10) { $0.last == .fallback(Place.bern) })
+        #expect(await recorder.wait(timeout: 10) { $0.last == .noPosition })
         geoclue.sendFix(Self.sydney.0, Self.sydney.1)  // while off: neither named nor kept
         #expect(await geoclue.waitUntilHandled())
 
@@ -88,11 +88,11 @@ import Testing
         let switchedOn = recorder.all.count
         gpsd.sendFix(Self.frutigen.0, Self.frutigen.1)
         #expect(await named("Frutigen", after: switchedOn))
-        // gpsd goes: GeoClue has given no position since the switch came back on, so the fallback city stands in.
+        // gpsd goes: GeoClue has given no position since the switch came back on, so the service has no position.
         let lost = recorder.all.count
         gpsd.send(.lost(PermissionReason(code: .lost, message: "gpsd went away", hint: nil)))
-        #expect(await recorder.wait(timeout: 10) { $0[lost...].contains(.fallback(Place.bern)) }, "\(recorder.all[lost...])")
-        #expect(await service.current == LocationUpdate(place: Place.bern, distance: 0, fix: nil))
+        #expect(await recorder.wait(timeout: 10) { $0[lost...].contains(.noPosition) }, "\(recorder.all[lost...])")
+        #expect(await service.current == nil)
         #expect(!recorder.all[switchedOn...].contains { event in
             if case .position(let update) = event { ["London", "Sydney"].contains(update.place.name) } else { false }
         }, "\(recorder.all[switchedOn...])")

@@ -18,9 +18,6 @@ struct GeoClueScenarioTests {
     static let index = try! PlacesIndex(path: PlacesIndexLocation.sourceTreeIndex)
     static let adelboden = (46.4929, 7.5607)
     static let frutigen = (46.5877, 7.6480)
-    static let bern = Place(
-        id: 2661552, name: "Bern", admin1: "Bern", country: "Switzerland", countryCode: "CH", population: 121_631,
-        coordinate: Coordinate(latitude: 46.94809, longitude: 7.44744))
 
     /// A location service over the given sources, recorded.
     final class Service: Sendable {
@@ -30,7 +27,7 @@ struct GeoClueScenarioTests {
 
         init(_ sources: [any LocationSource], fixTimeout: Duration = .seconds(4)) {
             let service = LocationService(
-                sources: sources, geocoder: ReverseGeocoder(index: GeoClueScenarioTests.index), fallback: GeoClueScenarioTests.bern,
+                sources: sources, geocoder: ReverseGeocoder(index: GeoClueScenarioTests.index),
                 fixTimeout: fixTimeout)
             self.service = service
             let recorder = recorder
@@ -57,10 +54,9 @@ struct GeoClueScenarioTests {
             await recorder.wait(timeout: timeout) { _ in self.permissions.last.map(condition) ?? false }
         }
 
-        /// True when the service's current place is the fallback city, with no live fix behind it.
-        func usesTheFallbackCity() async -> Bool {
-            let current = await service.current
-            return current?.place == GeoClueScenarioTests.bern && current?.fix == nil
+        /// True when the service has no position (the daemon's stand-in is shown then).
+        func hasNoPosition() async -> Bool {
+            await service.current == nil
         }
 
         /// The events after the first one that `first` accepts (none if none does).
@@ -112,7 +108,7 @@ struct GeoClueScenarioTests {
             + "system=true and users= empty (or listing breezed's user), then restart geoclue")
         // Refused before any fix: the city used from the start is still the one in use.
         let current = await service.service.current
-        #expect(await service.usesTheFallbackCity(), "\(String(describing: current))")
+        #expect(await service.hasNoPosition(), "\(String(describing: current))")
         #expect(service.positions.isEmpty)
         await service.stop()
         await rig.stop()
@@ -140,10 +136,10 @@ struct GeoClueScenarioTests {
         await service.service.setLocationEnabled(false)
         #expect(await service.waitForPermission(timeout: 5) { $0 == .denied(.switchedOff) })
         #expect(service.permissions.last?.hint == "run 'breezectl location on' to use this machine's position again")
-        // Switched off from a live position: the fallback city is announced after the switch and is in use.
+        // Switched off from a live position: no position is announced after the switch, and none is kept.
         let off: (LocationServiceEvent) -> Bool = { $0 == .permission(.denied(.switchedOff)) }
-        #expect(service.events(after: off).contains(.fallback(Self.bern)), "\(summary(service.events(after: off)))")
-        #expect(await service.usesTheFallbackCity())
+        #expect(service.events(after: off).contains(.noPosition), "\(summary(service.events(after: off)))")
+        #expect(await service.hasNoPosition())
         rig.fix(Self.frutigen.0, Self.frutigen.1)
         await service.service.setLocationEnabled(true)
         #expect(await service.recorder.wait(timeout: 20) { _ in service.positions.last?.place.name == "Frutigen" })
@@ -161,10 +157,10 @@ struct GeoClueScenarioTests {
         #expect(await service.waitForPermission { if case .unavailable = $0 { true } else { false } }, "\(summary(service.permissions))")
         let reason = try #require(service.permissions.last?.reason)
         #expect(reason.code == .noFix)
-        #expect(reason.message == "GeoClue has no location yet after 3 s; the selected city is used meanwhile")
+        #expect(reason.message == "GeoClue has no location yet after 3 s")
         #expect(reason.hint == "GeoClue has no source with a position: check its Wi-Fi or NMEA sources in /etc/geoclue/geoclue.conf")
         let current = await service.service.current
-        #expect(await service.usesTheFallbackCity(), "\(String(describing: current))")
+        #expect(await service.hasNoPosition(), "\(String(describing: current))")
         // A fix later is used at once.
         rig.fix(Self.adelboden.0, Self.adelboden.1)
         #expect(await service.recorder.wait(timeout: 20) { _ in service.positions.last?.place.name == "Adelboden" })
@@ -201,7 +197,7 @@ struct GeoClueScenarioTests {
                 "\(String(describing: service.permissions.last))")
         // The service still answers.
         let started = ContinuousClock.now
-        await service.service.setFallback(Self.bern)
+        _ = await service.service.current
         _ = await service.service.permission
         #expect(ContinuousClock.now - started < .seconds(1))
         rig.signalGeoClue(SIGCONT)

@@ -12,12 +12,12 @@ final class ServiceRig: Sendable {
     let sources: [ScriptedSource]
 
     init(
-        _ sources: [ScriptedSource], fallback: Place? = .bern, movementThreshold: Double = 250,
+        _ sources: [ScriptedSource], movementThreshold: Double = 250,
         fixTimeout: Duration = .seconds(3_600), enabled: Bool = true
     ) {
         self.sources = sources
         rig = LocationServiceRig(
-            sources: sources, fallback: fallback, movementThreshold: movementThreshold, fixTimeout: fixTimeout,
+            sources: sources, movementThreshold: movementThreshold, fixTimeout: fixTimeout,
             enabled: enabled)
     }
 
@@ -46,19 +46,19 @@ final class ServiceRig: Sendable {
 @Suite struct LocationServiceTests {
     static let gpsdLost = PermissionReason(code: .notRunning, message: "gpsd is not running")
 
-    @Test func itStartsByAnnouncingThePermissionAndTheFallback() async {
+    @Test func itStartsByAnnouncingThePermissionAndNoPosition() async {
         let rig = ServiceRig([ScriptedSource(.gpsd)])
         let events = await rig.settle(events: 2)
         await rig.stop()
-        #expect(events.prefix(2) == [.permission(.notDetermined), .fallback(Place.bern)])
-        #expect(await rig.service.current == LocationUpdate(place: Place.bern, distance: 0, fix: nil))
+        #expect(events.prefix(2) == [.permission(.notDetermined), .noPosition])
+        #expect(await rig.service.current == nil)
     }
 
     @Test func switchedOffAtStartItAnnouncesTheSwitchAndTellsTheSources() async {
         let source = ScriptedSource(.geoclue, continuous: false)
         let rig = ServiceRig([source], enabled: false)
         let events = await rig.settle(events: 2)
-        #expect(events.prefix(2) == [.permission(.denied(.switchedOff)), .fallback(Place.bern)])
+        #expect(events.prefix(2) == [.permission(.denied(.switchedOff)), .noPosition])
         source.sendFix(46.94809, 7.44744)
         await rig.settle(events: 2)
         await rig.stop()
@@ -110,7 +110,7 @@ final class ServiceRig: Sendable {
         await rig.settle(events: 4)
         #expect(ServiceRig.positions(rig.events) == ["Bern"])
         #expect(await rig.service.permission == .authorized(.gpsd))
-        // gpsd goes: GeoClue's last fix takes over at once, without the fallback in between.
+        // gpsd goes: GeoClue's last fix takes over at once, without a moment of no position in between.
         gpsd.send(.lost(Self.gpsdLost))
         let events = await rig.settle(events: 8)
         await rig.stop()
@@ -146,7 +146,7 @@ final class ServiceRig: Sendable {
         let events = await rig.settle(events: 7)
         await rig.stop()
         #expect(Array(events.dropFirst(4)) == [
-            .permission(.unavailable(Self.gpsdLost)), .fixLost(.gpsd), .fallback(Place.bern),
+            .permission(.unavailable(Self.gpsdLost)), .fixLost(.gpsd), .noPosition,
         ])
         #expect(await rig.service.current?.fix == nil)
     }
@@ -203,7 +203,7 @@ final class ServiceRig: Sendable {
         let events = await rig.settle(events: 13)
         await rig.stop()
         #expect(events.dropFirst(10).map(ServiceRig.describe) == [
-            "permission unavailable not-running", "fix lost gpsd", "fallback Bern",
+            "permission unavailable not-running", "fix lost gpsd", "no position",
         ])
         #expect(ServiceRig.positions(events) == ["Bern", "Bern"])
     }
@@ -222,9 +222,9 @@ final class ServiceRig: Sendable {
         let events = await rig.settle(events: 8)
         await rig.stop()
         #expect(events.map(ServiceRig.describe) == [
-            "permission denied switched-off", "fallback Bern", "permission not_determined",
+            "permission denied switched-off", "no position", "permission not_determined",
             "permission authorized gpsd", "position Bern from gpsd",
-            "permission unavailable not-running", "fix lost gpsd", "fallback Bern",
+            "permission unavailable not-running", "fix lost gpsd", "no position",
         ])
     }
 
@@ -236,22 +236,10 @@ final class ServiceRig: Sendable {
         await rig.stop()
         #expect(events.dropFirst(2).map(ServiceRig.describe) == [
             "permission authorized gpsd", "position Bern from gpsd", "permission unavailable no-fix", "fix lost gpsd",
-            "fallback Bern",
+            "no position",
         ])
         guard case .permission(.unavailable(let reason))? = events.dropFirst(4).first else { return }
-        #expect(reason.message == "gpsd lost its fix 0 s ago; the selected city is used meanwhile")
-    }
-
-    @Test func aNewFallbackIsUsedWhileNoSourceHasFixes() async {
-        let rig = ServiceRig([ScriptedSource(.gpsd)], fallback: nil)
-        await rig.settle(events: 2)
-        let zurich = Place(
-            id: 2_657_896, name: "Zürich", admin1: "Zürich", country: "Switzerland", countryCode: "CH",
-            population: 341_730, coordinate: Coordinate(latitude: 47.36667, longitude: 8.55))
-        await rig.service.setFallback(zurich)
-        let events = await rig.settle(events: 3)
-        await rig.stop()
-        #expect(events == [.permission(.notDetermined), .fallback(nil), .fallback(zurich)])
+        #expect(reason.message == "gpsd lost its fix 0 s ago; the place of its last fix is shown meanwhile")
     }
 
     @Test func aRejectedReportIsANoticeNotAnEvent() async {
@@ -264,7 +252,7 @@ final class ServiceRig: Sendable {
         await rig.settle(events: 2)
         await rig.stop()
         #expect(notice == LocationNotice(source: .gpsd, message: "time went backwards"))
-        #expect(rig.events == [.permission(.notDetermined), .fallback(Place.bern)])
+        #expect(rig.events == [.permission(.notDetermined), .noPosition])
     }
 
     @Test func silenceBeyondTheFixTimeoutCountsAsNoFix() async {
@@ -279,7 +267,7 @@ final class ServiceRig: Sendable {
             return
         }
         #expect(reason.code == .noFix)
-        #expect(reason.message == "gpsd has no location yet after 0 s; the selected city is used meanwhile")
+        #expect(reason.message == "gpsd has no location yet after 0 s")
     }
 }
 
@@ -294,7 +282,7 @@ extension ServiceRig {
             return text
         case .position(let update): return "position \(update.place.name) from \(update.source)"
         case .fixLost(let kind): return "fix lost \(kind.rawValue)"
-        case .fallback(let place): return "fallback \(place?.name ?? "none")"
+        case .noPosition: return "no position"
         case .handover(let from, let to, let reason):
             return "handover \(from?.rawValue ?? "none") to \(to.rawValue): \(reason)"
         }

@@ -108,9 +108,13 @@ import Testing
         population: 3541, coordinate: Coordinate(latitude: 46.4929, longitude: 7.5607))
 
     @Test func locationCarriesTheContractFields() throws {
+        let fix = LocationFix(
+            coordinate: Coordinate(latitude: 46.498319, longitude: 7.567402), mode: .threeD, altitude: 1_353.2,
+            horizontalAccuracy: 4.5, speed: 12.5, track: 271.3, receivedAt: .now, receivedWallTime: 1_780_000_000.25,
+            source: .gpsd)
         let message = ProtocolMessage.location(
-            place: adelboden, coordinate: Coordinate(latitude: 46.498319, longitude: 7.567402), accuracy: 4.5,
-            source: "gpsd", receivedAt: 1_780_000_000.25, distance: 812.4, permission: .authorized(.gpsd))
+            place: adelboden, coordinate: fix.coordinate, fix: .exact(fix: fix, distance: 812.4), source: "gpsd",
+            standIn: nil, permission: .authorized(.gpsd), coarseHint: nil)
         let parsed = try JSONValue.parse(message.encoded())
         #expect(parsed["class"] == .string("LOCATION"))
         #expect(parsed["name"] == .string("Adelboden, Switzerland"))
@@ -123,6 +127,35 @@ import Testing
         #expect(parsed["state"] == .string("authorized"))
         #expect(parsed["time"] == .string("2026-05-28T20:26:40.250Z"))
         #expect(parsed["distance_m"] == .number(812))
+        // Since proto_minor 5: what the fix was, and that the position is live and exact.
+        #expect(parsed["stand_in"] == .null)
+        #expect(parsed["mode"] == .number(3))
+        #expect(parsed["altitude_m"] == .number(1_353.2))
+        #expect(parsed["speed_mps"] == .number(12.5))
+        #expect(parsed["heading_deg"] == .number(271.3))
+        #expect(parsed["precise"] == .bool(true))
+        #expect(parsed["precise_hint"] == nil)
+    }
+
+    @Test func aCoarseLocationSaysSoAndHowToGetExactOnes() throws {
+        let fix = LocationFix(
+            coordinate: Coordinate(latitude: 46.498319, longitude: 7.567402), mode: .twoD, altitude: 1_353.2,
+            horizontalAccuracy: 4.5, speed: 12.6, track: 356, receivedAt: .now, receivedWallTime: 1_780_000_000.25,
+            source: .gpsd)
+        let coarse = CoarseLocation(fix: fix, distance: 812.4)
+        let message = ProtocolMessage.location(
+            place: adelboden, coordinate: coarse.coordinate, fix: coarse, source: "gpsd", standIn: .lastFix,
+            permission: .unavailable(PermissionReason(code: .noFix, message: "no fix")),
+            coarseHint: "join the group breeze")
+        #expect(message["latitude"] == .number(46.5))
+        #expect(message["altitude_m"] == .number(1_400))
+        #expect(message["speed_mps"] == .number(13))
+        #expect(message["heading_deg"] == .number(0))
+        #expect(message["mode"] == .number(2))
+        #expect(message["time"] == .string("2026-05-28T20:26:00.000Z"))
+        #expect(message["stand_in"] == .string("last-fix"))
+        #expect(message["precise"] == .bool(false))
+        #expect(message["precise_hint"] == .string("join the group breeze"))
     }
 
     @Test func permissionCarriesReasonAndHint() throws {
@@ -147,13 +180,13 @@ import Testing
         let error = ProtocolMessage.error(ProtocolError(.notPermitted, "select needs the breeze group"), id: .string("a"))
         #expect(error.encoded() == #"{"class":"ERROR","code":"not-permitted","message":"select needs the breeze group","id":"a"}"#)
         let reply = ProtocolMessage.reply(ProtocolMessage.version(release: "0.1.0"), id: .number(3))
-        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":4,"id":3}"#)
+        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":5,"id":3}"#)
     }
 
     @Test func locationNamesItsPlaceByGeoNamesIdOrNull() throws {
         let message = ProtocolMessage.location(
-            place: adelboden, coordinate: adelboden.coordinate, accuracy: nil, source: "manual", receivedAt: nil,
-            distance: nil, permission: .notDetermined)
+            place: adelboden, coordinate: adelboden.coordinate, fix: nil, source: "manual", standIn: .fallback,
+            permission: .notDetermined, coarseHint: nil)
         #expect(message["geoname_id"] == .number(2661881))
         #expect(message["name"] == .string("Adelboden, Switzerland"))
         let none = try JSONValue.parse(ProtocolMessage.noLocation(permission: .notDetermined).encoded())

@@ -10,9 +10,11 @@ import Testing
         population: 121_631, coordinate: Coordinate(latitude: 46.948, longitude: 7.447))
 
     func time(_ seconds: Double) throws -> JSONValue? {
+        let fix = LocationFix(
+            coordinate: bern.coordinate, mode: .twoD, receivedAt: .now, receivedWallTime: seconds, source: .gpsd)
         let message = ProtocolMessage.location(
-            place: bern, coordinate: bern.coordinate, accuracy: nil, source: "manual", receivedAt: seconds,
-            distance: nil, permission: .authorized(.gpsd))
+            place: bern, coordinate: bern.coordinate, fix: .exact(fix: fix, distance: 0), source: "gpsd",
+            standIn: nil, permission: .authorized(.gpsd), coarseHint: nil)
         return try JSONValue.parse(message.encoded())["time"]
     }
 

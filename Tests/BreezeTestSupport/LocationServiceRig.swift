@@ -13,11 +13,11 @@ public final class LocationServiceRig: Sendable {
     private let task: Task<Void, Never>
 
     public init(
-        sources: [any LocationSource], fallback: Place? = nil, movementThreshold: Double = 250,
+        sources: [any LocationSource], movementThreshold: Double = 250,
         fixTimeout: Duration = .seconds(30), enabled: Bool = true
     ) {
         let service = LocationService(
-            sources: sources, geocoder: ReverseGeocoder(index: Self.index), fallback: fallback,
+            sources: sources, geocoder: ReverseGeocoder(index: Self.index),
             movementThreshold: movementThreshold, fixTimeout: fixTimeout, locationEnabled: enabled)
         self.service = service
         let recorder = recorder
