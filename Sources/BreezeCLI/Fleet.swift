@@ -86,12 +86,20 @@ struct Fleet {
                 session.disconnect()
                 return
             }
+            // A node is printed again when what its row shows changed, not for each message it publishes (a
+            // parked node's coarse time moves each minute, its row does not).
+            var shown = Dictionary(uniqueKeysWithValues: nodes.values.map { ($0.name, render([$0], header: false)) })
             while true {
                 _ = try session.service(wakeFD: -1, timeout: 1)
                 guard !changed.isEmpty else { continue }
                 let nodesChanged = Set(changed).sorted().compactMap { nodes[$0] }
                 changed.removeAll()
-                output.write(render(nodesChanged, header: false))
+                for node in nodesChanged {
+                    let row = render([node], header: false)
+                    guard shown[node.name] != row else { continue }
+                    shown[node.name] = row
+                    output.write(row)
+                }
             }
         } catch {
             throw CLIError(.unreachable, "the MQTT broker \(broker): \(error.message)")
@@ -113,6 +121,21 @@ struct Fleet {
         return max(0, now() - time)
     }
 
+    /// Whether the node's time is exact: unless it publishes precise positions (`precise` true), its time is
+    /// rounded down to the minute with its position, and its age is known to the minute only.
+    static func isPrecise(_ node: Node) -> Bool {
+        node.location?["precise"]?.boolValue == true
+    }
+
+    /// The fix's age at the precision it has: "12 s" for an exact time; "< 1 min", "3 min" for one rounded down to
+    /// the minute (a time 49 s old on the wire may be up to 109 s old).
+    func ageText(_ node: Node) -> String? {
+        guard let seconds = fixAge(node) else { return nil }
+        if Self.isPrecise(node) || seconds >= 5_400 { return Self.age(seconds) }
+        return seconds < CoarseLocation.timeStep
+            ? "< 1 min" : "\(TerminalText.whole((seconds / 60).rounded(.down))) min"
+    }
+
     func object(_ node: Node) -> JSONValue {
         let location = node.location
         return .object([
@@ -132,7 +155,7 @@ struct Fleet {
         var text = header ? Self.row(["NODE", "AVAILABILITY", "PLACE", "FIX AGE", "AQI"]) : ""
         for node in nodes {
             let place = node.location?["name"]?.displayText ?? "—"
-            let age = fixAge(node).map(Self.age) ?? "—"
+            let age = ageText(node) ?? "—"
             let aqi = node.air?["us_aqi"]?.numberValue.map { TerminalText.whole($0) } ?? "—"
             text += Self.row([
                 TerminalText.escaped(node.name), node.availability.map(TerminalText.escaped) ?? "unknown", place, age,

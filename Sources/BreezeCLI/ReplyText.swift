@@ -1,4 +1,5 @@
 import BreezeCore
+import BreezeMQTT
 import BreezeProtocol
 
 /// One line from breezed rendered as breezectl prints it for a subcommand, with no I/O: the entry point for tests
@@ -24,6 +25,18 @@ public enum ReplyText {
         }
         if message["class"]?.stringValue == "ERROR" { return CLIError(daemonError: message).message + "\n" }
         return renderer.reply(message)
+    }
+
+    /// `fleet`'s table for nodes that published `location` (breezed's `LOCATION` object, one line each), with
+    /// ages counted to `now` (Unix seconds).
+    public static func fleet(_ locations: [(node: String, location: String)], now: Double) throws -> String {
+        let nodes = locations.map { entry in
+            Fleet.Node(name: entry.node, availability: "online", location: try? JSONValue.parse(entry.location))
+        }
+        let fleet = Fleet(
+            broker: try MQTTBroker(url: "mqtt://localhost"), caFile: nil, json: false, watch: false, timeout: 1,
+            output: TextOutput(standard: { _ in }, error: { _ in }), now: { now })
+        return fleet.render(nodes, header: true)
     }
 
     /// The status-bar line `watch` prints after `lines` (breezed's objects, one a line, in the order sent), with

@@ -74,6 +74,10 @@ extension Daemon {
             status.mqtt = "MQTT broker unreachable: \(reason)"
             logger.warning(
                 "mqtt.unreachable", ["broker": publisher.link.configuration.broker.description, "reason": reason])
+        case .refused(let reason):
+            status.mqtt = "MQTT broker refused breezed: \(reason)"
+            logger.warning(
+                "mqtt.refused", ["broker": publisher.link.configuration.broker.description, "reason": reason])
         case .connecting:
             status.mqtt = "MQTT connecting"
         case .stopped:

@@ -103,8 +103,8 @@ extension Daemon {
     }
 
     /// The `LOCATION` object for `update`: exact, or with every field derived from a fix made coarse (for peers that
-    /// get city-level positions, who are told how to get exact ones).
-    func locationMessage(_ update: LocationUpdate, coarse: Bool = false) -> JSONValue {
+    /// get city-level positions, who are told how to get exact ones; MQTT's coarse objects carry no such hint).
+    func locationMessage(_ update: LocationUpdate, coarse: Bool = false, hint: Bool = true) -> JSONValue {
         let position = update.fix.map { fix in
             coarse ? CoarseLocation(fix: fix, distance: update.distance) : .exact(fix: fix, distance: update.distance)
         }
@@ -113,7 +113,7 @@ extension Daemon {
             place: update.place,
             coordinate: position?.coordinate ?? (coarse ? centre.rounded(toDecimals: CoarseLocation.decimals) : centre),
             fix: position, source: update.source, standIn: update.standIn, permission: shown.permission,
-            coarseHint: coarse ? shown.exactPositionsHint : nil)
+            precise: !coarse, preciseHint: hint ? shown.exactPositionsHint : nil)
     }
 
     /// LOCATION with no place: replaces a published one when nothing may or can be shown (location switched off
@@ -145,7 +145,8 @@ extension Daemon {
                 message, others: configuration.roundCoordinatesForOthers ? locationMessage(update, coarse: true) : nil)
             // Coarse unless `precise`: the outbox drops a coarse object equal to the one before.
             mqtt.publisher?.publish(
-                "location", configuration.mqtt.precise ? message : locationMessage(update, coarse: true))
+                "location",
+                configuration.mqtt.precise ? message : locationMessage(update, coarse: true, hint: false))
         }
         if mqtt.placeID != update.place.id {
             mqtt.placeID = update.place.id

@@ -91,7 +91,11 @@ final class MQTTPublisher: Sendable {
             ("sw_version", .string(Release.version)),
         ])
         return .object(
-            [("unique_id", .string("\(deviceID)_\(entity.id)")), ("object_id", .string("\(deviceID)_\(entity.id)"))]
+            [
+                ("unique_id", .string("\(deviceID)_\(entity.id)")),
+                // The entity id Home Assistant gives it (2025.10 on; `object_id` before, removed in 2026.4).
+                ("default_entity_id", .string("\(entity.component).\(deviceID)_\(entity.id)")),
+            ]
                 + entity.members + [
                     ("availability_topic", .string(topic("availability"))),
                     ("payload_available", .string("online")), ("payload_not_available", .string("offline")),

@@ -42,8 +42,11 @@ public final class MQTTLink: Sendable {
     public enum State: Sendable, Hashable {
         case connecting
         case connected
-        /// The broker could not be reached or refused the connection; the link tries again after a while.
+        /// The broker could not be reached, or the connection ended; the link tries again after a while.
         case unreachable(reason: String)
+        /// The broker answered and refused the connection (a wrong user or password, a client it does not
+        /// authorise); the link tries again after a while, in case the broker's settings change.
+        case refused(reason: String)
         case stopped
 
         public var name: String {
@@ -51,13 +54,21 @@ public final class MQTTLink: Sendable {
             case .connecting: "connecting"
             case .connected: "connected"
             case .unreachable: "unreachable"
+            case .refused: "refused"
             case .stopped: "stopped"
             }
         }
 
         public var reason: String? {
-            if case .unreachable(let reason) = self { return reason }
-            return nil
+            switch self {
+            case .unreachable(let reason), .refused(let reason): reason
+            case .connecting, .connected, .stopped: nil
+            }
+        }
+
+        /// The state a failed connection leaves.
+        static func failed(_ error: MQTTError) -> State {
+            error.code == .refused ? .refused(reason: error.message) : .unreachable(reason: error.message)
         }
     }
 
@@ -162,7 +173,7 @@ public final class MQTTLink: Sendable {
             }
             if configuration.broker.tls { try session.setTLS(caFile: configuration.caFile) }
         } catch {
-            setState(.unreachable(reason: error.message))
+            setState(.failed(error))
             finish()
             return
         }
@@ -175,7 +186,7 @@ public final class MQTTLink: Sendable {
                     keepalive: configuration.keepalive)
                 try serve(session, backoff: &backoff)
             } catch {
-                setState(.unreachable(reason: error.message))
+                setState(.failed(error))
             }
             guard !stopping else { break }
             // Waits on the pipe alone: a stop ends the wait at once.

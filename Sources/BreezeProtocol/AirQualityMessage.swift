@@ -31,7 +31,8 @@ extension AirQualityReport: DatasetMessageBody {
     }
 
     /// `us_aqi` is always present, null until there is a reading.
-    public static var membersWithoutReport: [(String, JSONValue)] { [("us_aqi", .null)] }
+    /// What every sensor's template reads, empty: Home Assistant shows "unknown", not the last place's values.
+    public static var membersWithoutReport: [(String, JSONValue)] { [("us_aqi", .null), ("pollutants", .array([]))] }
 
     /// The US AQI and a sensor per pollutant. Breeze publishes µg/m³; Home Assistant's carbon monoxide class takes
     /// ppm only, so CO is converted in its template (ppm = µg/m³ × 24.45 / 28,010: molar volume at 25 °C and 1 atm

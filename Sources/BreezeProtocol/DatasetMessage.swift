@@ -34,9 +34,11 @@ public enum DatasetMessage {
     }
 
     /// The same dataset in the state `status` with no values: for offline mode and before any place is known.
+    /// It carries the members a dataset sends without a report (the keys its Home Assistant templates read, null).
     public static func empty(_ dataset: Dataset, status: DatasetStatus, reason: String? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("class", .string(dataset.className)), ("state", .string(status.name))]
         if let reason = reason ?? status.reason { members.append(("reason", .string(reason))) }
+        members += (dataset.reportType as? any DatasetMessageBody.Type)?.membersWithoutReport ?? []
         return .object(members)
     }
 

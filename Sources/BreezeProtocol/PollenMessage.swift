@@ -27,6 +27,9 @@ extension PollenReport: DatasetMessageBody {
     }
 
     /// The highest level.
+    /// What its sensor's template reads, empty: Home Assistant shows "unknown", not the last place's level.
+    public static var membersWithoutReport: [(String, JSONValue)] { [("highest", .null)] }
+
     public static var sensors: [DatasetSensor] {
         [
             DatasetSensor(

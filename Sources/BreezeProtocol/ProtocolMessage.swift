@@ -7,7 +7,7 @@ public enum ProtocolMessage {
     /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`; 3: `mqtt` in the `VERSION`
     /// answering `version`, `online` for `search`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 5
+    public static let protocolMinor = 6
 
     /// Sent on connect, and answering `version` with `extra` after the fixed members (`mqtt`: the broker link's
     /// state, when breezed publishes to one).
@@ -36,7 +36,7 @@ public enum ProtocolMessage {
     ///   - source: "gpsd", "geoclue" or "manual".
     public static func location(
         place: Place, coordinate: Coordinate, fix: CoarseLocation?, source: String, standIn: StandIn?,
-        permission: LocationPermission, coarseHint: String?
+        permission: LocationPermission, precise: Bool, preciseHint: String? = nil
     ) -> JSONValue {
         var members = placeMembers(place, className: "LOCATION")
         members += [
@@ -52,9 +52,9 @@ public enum ProtocolMessage {
             ("altitude_m", fix?.altitude.map(JSONValue.number) ?? .null),
             ("speed_mps", fix?.speed.map(JSONValue.number) ?? .null),
             ("heading_deg", fix?.heading.map(JSONValue.number) ?? .null),
-            ("precise", .bool(coarseHint == nil)),
+            ("precise", .bool(precise)),
         ]
-        if let coarseHint { members.append(("precise_hint", .string(coarseHint))) }
+        if !precise, let preciseHint { members.append(("precise_hint", .string(preciseHint))) }
         return .object(members)
     }
 

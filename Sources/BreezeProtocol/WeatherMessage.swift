@@ -31,6 +31,9 @@ extension WeatherReport: DatasetMessageBody {
     }
 
     /// The temperature and the condition now, announced once there is weather to show.
+    /// What its sensors' templates read, empty: Home Assistant shows "unknown", not the last place's weather.
+    public static var membersWithoutReport: [(String, JSONValue)] { [("temperature_c", .null), ("condition", .null)] }
+
     public static var sensors: [DatasetSensor] {
         [
             DatasetSensor(

@@ -163,3 +163,26 @@ import Testing
         #expect(ReplyText.render([0xC3, 0x28], command: "status") == "breezed sent a line that is not UTF-8 text\n")
     }
 }
+
+/// `fleet`'s fix ages, at the precision the node's time has: to the second for exact positions, to the minute for
+/// the coarse ones (their time is rounded down to the minute).
+@Suite struct FleetAgeTests {
+    static let now = 1_796_032_949.0  // 2026-11-30T10:02:29Z
+
+    static func age(_ location: String) throws -> String {
+        let table = try ReplyText.fleet([(node: "pi", location: location)], now: now)
+        let row = table.split(separator: "\n").last.map(String.init) ?? ""
+        return String(row.dropFirst(16 + 1 + 13 + 1 + 32 + 1).prefix(9)).trimmingSpaces()
+    }
+
+    @Test func aCoarseTimeGivesAnAgeToTheMinute() throws {
+        let coarse = #"{"class":"LOCATION","name":"Bern, Switzerland","source":"gpsd","time":"2026-11-30T10:02:00.000Z","precise":false}"#
+        #expect(try Self.age(coarse) == "< 1 min", "29 s from a time rounded down: not 29 s")
+        let older = coarse.replacingOccurrences(of: "10:02:00", with: "09:59:00")
+        #expect(try Self.age(older) == "3 min")
+        let exact = #"{"class":"LOCATION","name":"Bern, Switzerland","source":"gpsd","time":"2026-11-30T10:02:20.000Z","precise":true}"#
+        #expect(try Self.age(exact) == "9 s")
+        let city = #"{"class":"LOCATION","name":"Bern, Switzerland","source":"manual","time":null}"#
+        #expect(try Self.age(city) == "—")
+    }
+}

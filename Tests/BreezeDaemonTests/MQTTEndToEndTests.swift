@@ -56,6 +56,14 @@ import Glibc
         // Home Assistant: one device, a tracker, and the sensors with their classes and units.
         let discovered = watcher.latest.keys.filter { $0.hasPrefix("homeassistant/") && $0.hasSuffix("/config") }
         #expect(discovered.count == 12, "\(discovered.sorted())")
+        // Each entity's id as Home Assistant 2025.10 on takes it ("sensor.breeze_alpha_us_aqi"); no `object_id`,
+        // which it stops reading in 2026.4.
+        for topic in discovered {
+            let config = try #require(watcher.object(topic))
+            let component = topic.split(separator: "/")[1]
+            #expect(config["object_id"] == nil, "\(topic)")
+            #expect(config["default_entity_id"] as? String == "\(component).\(config["unique_id"] as? String ?? "?")", "\(topic)")
+        }
         let aqi = try #require(watcher.object("homeassistant/sensor/breeze_alpha/us_aqi/config"))
         #expect(aqi["device_class"] as? String == "aqi")
         #expect(aqi["state_class"] as? String == "measurement")
@@ -279,8 +287,10 @@ import Glibc
             port: broker.port, topics: ["breeze/+/availability"], arguments: ["-u", "breeze", "-P", "s3cret pass"])
         #expect(await watcher.wait { $0.latest["breeze/epsilon/availability"]?.payload == "online" })
         let refused = try await bad.ctl(["status"], timeout: 20) { $0.output.contains("not authorised") }
-        #expect(refused.output.contains("MQTT: unreachable"), "\(refused.output)")
+        #expect(refused.output.contains("MQTT: refused"), "a wrong password is a refusal: \(refused.output)")
         #expect(refused.output.contains("not authorised"), "\(refused.output)")
+        #expect(refused.output.contains("check the user in [mqtt] url and password_file"), "\(refused.output)")
+        #expect(!refused.output.contains("mosquitto_"), "\(refused.output)")
         #expect(watcher.latest["breeze/zeta/availability"] == nil)
         await good.stop()
         await bad.stop()

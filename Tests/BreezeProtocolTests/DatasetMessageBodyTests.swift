@@ -12,13 +12,17 @@ import Testing
         }
     }
 
-    @Test func withoutAReportAirStillCarriesANullAQIAndTheOthersOnlyTheHeader() throws {
+    /// Every key a Home Assistant template reads is there, empty, without a report: the sensors go to "unknown".
+    @Test func withoutAReportTheKeysTheSensorsReadAreNull() throws {
         let keys = Dataset.allCases.map { dataset in
             DatasetMessage.message(dataset, status: .loading, place: Self.place, report: nil, fetchedAt: nil, now: 0)
                 .objectKeys
         }
         let header = ["class", "state", "place", "place_id", "fetched", "age_s"]
-        #expect(keys == [header + ["us_aqi"], header, header, header])
+        #expect(keys == [header + ["us_aqi", "pollutants"], header + ["highest"], header, header + ["temperature_c", "condition"]])
+        let empty = Dataset.allCases.map { DatasetMessage.empty($0, status: .loading).objectKeys }
+        #expect(empty == [["class", "state", "us_aqi", "pollutants"], ["class", "state", "highest"], ["class", "state"],
+                          ["class", "state", "temperature_c", "condition"]])
     }
 
     @Test func theHeaderCarriesTheClassStateReasonPlaceAndAge() throws {

@@ -31,7 +31,7 @@ import Testing
         #expect(message["fetched"] == .null)
         #expect(message["age_s"] == .null)
         #expect(message["us_aqi"] == .null)
-        let expected = ["class", "state"] + (reason == nil ? [] : ["reason"]) + ["place", "place_id", "fetched", "age_s", "us_aqi"]
+        let expected = ["class", "state"] + (reason == nil ? [] : ["reason"]) + ["place", "place_id", "fetched", "age_s", "us_aqi", "pollutants"]
         #expect(Self.keys(message) == expected)
     }
 
@@ -87,9 +87,9 @@ import Testing
         ]))
     }
 
-    @Test func pollenWithoutAReportHasOnlyTheHeader() {
+    @Test func pollenWithoutAReportHasTheHeaderAndANullHighest() {
         let state = DatasetState<PollenReport>(place: Self.bern, status: .loading, report: nil, fetchedAt: nil)
-        #expect(Self.keys(DatasetMessage.message(state, now: 0)) == ["class", "state", "place", "place_id", "fetched", "age_s"])
+        #expect(Self.keys(DatasetMessage.message(state, now: 0)) == ["class", "state", "place", "place_id", "fetched", "age_s", "highest"])
     }
 
     @Test func climateCarriesTheDayThePointsAndTheChangeToATenth() {
@@ -119,15 +119,17 @@ import Testing
 
     @Test(arguments: Dataset.allCases)
     func anEmptyDatasetHasItsClassStateAndReason(dataset: Dataset) {
+        // Then the keys its Home Assistant templates read, empty.
+        let empty = (dataset.reportType as? any DatasetMessageBody.Type)?.membersWithoutReport ?? []
         #expect(DatasetMessage.empty(dataset, status: .offline) == .object([
             ("class", .string(dataset.rawValue.uppercased())), ("state", .string("offline")),
-        ]))
+        ] + empty))
         #expect(DatasetMessage.empty(dataset, status: .failed(reason: "dns"), reason: "no place yet") == .object([
             ("class", .string(dataset.rawValue.uppercased())), ("state", .string("failed")), ("reason", .string("no place yet")),
-        ]))
+        ] + empty))
         #expect(DatasetMessage.empty(dataset, status: .unavailable(reason: "not here")) == .object([
             ("class", .string(dataset.rawValue.uppercased())), ("state", .string("unavailable")), ("reason", .string("not here")),
-        ]))
+        ] + empty))
     }
 
     @Test func theClassNamesAreTheProtocols() {

@@ -114,7 +114,7 @@ import Testing
             source: .gpsd)
         let message = ProtocolMessage.location(
             place: adelboden, coordinate: fix.coordinate, fix: .exact(fix: fix, distance: 812.4), source: "gpsd",
-            standIn: nil, permission: .authorized(.gpsd), coarseHint: nil)
+            standIn: nil, permission: .authorized(.gpsd), precise: true)
         let parsed = try JSONValue.parse(message.encoded())
         #expect(parsed["class"] == .string("LOCATION"))
         #expect(parsed["name"] == .string("Adelboden, Switzerland"))
@@ -146,7 +146,7 @@ import Testing
         let message = ProtocolMessage.location(
             place: adelboden, coordinate: coarse.coordinate, fix: coarse, source: "gpsd", standIn: .lastFix,
             permission: .unavailable(PermissionReason(code: .noFix, message: "no fix")),
-            coarseHint: "join the group breeze")
+            precise: false, preciseHint: "join the group breeze")
         #expect(message["latitude"] == .number(46.5))
         #expect(message["altitude_m"] == .number(1_400))
         #expect(message["speed_mps"] == .number(13))
@@ -180,13 +180,13 @@ import Testing
         let error = ProtocolMessage.error(ProtocolError(.notPermitted, "select needs the breeze group"), id: .string("a"))
         #expect(error.encoded() == #"{"class":"ERROR","code":"not-permitted","message":"select needs the breeze group","id":"a"}"#)
         let reply = ProtocolMessage.reply(ProtocolMessage.version(release: "0.1.0"), id: .number(3))
-        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":5,"id":3}"#)
+        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":6,"id":3}"#)
     }
 
     @Test func locationNamesItsPlaceByGeoNamesIdOrNull() throws {
         let message = ProtocolMessage.location(
             place: adelboden, coordinate: adelboden.coordinate, fix: nil, source: "manual", standIn: .fallback,
-            permission: .notDetermined, coarseHint: nil)
+            permission: .notDetermined, precise: true)
         #expect(message["geoname_id"] == .number(2661881))
         #expect(message["name"] == .string("Adelboden, Switzerland"))
         let none = try JSONValue.parse(ProtocolMessage.noLocation(permission: .notDetermined).encoded())

@@ -14,7 +14,7 @@ import Testing
             coordinate: bern.coordinate, mode: .twoD, receivedAt: .now, receivedWallTime: seconds, source: .gpsd)
         let message = ProtocolMessage.location(
             place: bern, coordinate: bern.coordinate, fix: .exact(fix: fix, distance: 0), source: "gpsd",
-            standIn: nil, permission: .authorized(.gpsd), coarseHint: nil)
+            standIn: nil, permission: .authorized(.gpsd), precise: true)
         return try JSONValue.parse(message.encoded())["time"]
     }
 
