@@ -45,6 +45,10 @@ struct Dashboard {
         var parts = [state]
         if let age = age(of: message) { parts[0] += ", \(age) old" }
         if let reason = message["reason"]?.displayText { parts.append(reason) }
+        if state == "fresh", let failure = message["last_failure"]?.displayText {
+            parts[0] += "; last refresh failed"
+            parts.append(failure)
+        }
         return dim("(" + parts.joined(separator: ": ") + ")")
     }
 

@@ -40,12 +40,16 @@ public struct DatasetState<Report: Hashable & Sendable>: Hashable, Sendable {
     public var report: Report?
     /// Seconds since 1970 when `report` was fetched.
     public var fetchedAt: Double?
+    /// Why the last attempt failed, while the report is still `fresh` (a refresh that failed leaves fresh data
+    /// fresh); nil otherwise.
+    public var lastFailure: String?
 
-    public init(place: Place, status: DatasetStatus, report: Report?, fetchedAt: Double?) {
+    public init(place: Place, status: DatasetStatus, report: Report?, fetchedAt: Double?, lastFailure: String? = nil) {
         self.place = place
         self.status = status
         self.report = report
         self.fetchedAt = fetchedAt
+        self.lastFailure = lastFailure
     }
 
     /// Seconds since the report was fetched, at `now`.

@@ -26,7 +26,8 @@ extension Daemon {
         let message = DatasetMessage.message(
             update.dataset, status: update.status, place: update.place, report: update.report,
             fetchedAt: update.fetchedAt, now: publishedAt,
-            freshFor: configuration.refresh[update.dataset] ?? update.dataset.defaultFreshness)
+            freshFor: configuration.refresh[update.dataset] ?? update.dataset.defaultFreshness,
+            lastFailure: update.lastFailure)
         server?.publish(message)
         for key in refreshWaits.keys {
             refreshWaits[key]!.record(update, publishedAt: publishedAt)

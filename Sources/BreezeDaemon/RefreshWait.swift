@@ -42,7 +42,9 @@ struct RefreshWait {
         case .loading: answered = false
         case .failed, .offline: answered = true
         case .stale(let reason): answered = reason != nil || !samePlace
-        case .fresh, .unavailable: answered = !samePlace || (update.fetchedAt ?? -.infinity) >= since
+        case .fresh, .unavailable:
+            // A refresh that failed, its data still fresh, is answered by the failure.
+            answered = !samePlace || update.lastFailure != nil || (update.fetchedAt ?? -.infinity) >= since
         }
         if answered { answers[update.dataset] = update }
     }
@@ -56,7 +58,7 @@ struct RefreshWait {
                 return .object(members)
             }
             members.append(("state", .string(update.status.name)))
-            if let reason = update.status.reason { members.append(("reason", .string(reason))) }
+            if let reason = update.status.reason ?? update.lastFailure { members.append(("reason", .string(reason))) }
             members.append(("place", .string(update.place.displayName)))
             return .object(members)
         }

@@ -10,6 +10,8 @@ public struct DataUpdate: Hashable, Sendable {
     public let report: (any DatasetReport)?
     /// Seconds since 1970 when `report` was fetched.
     public let fetchedAt: Double?
+    /// Why the last attempt failed, while the report is still fresh (`DatasetState.lastFailure`).
+    public let lastFailure: String?
 
     public init<Report: DatasetReport>(_ state: DatasetState<Report>) {
         dataset = Report.dataset
@@ -17,17 +19,20 @@ public struct DataUpdate: Hashable, Sendable {
         status = state.status
         report = state.report
         fetchedAt = state.fetchedAt
+        lastFailure = state.lastFailure
     }
 
     /// The update as the state of the dataset whose report is `Report`, or nil when it is another dataset.
     public func state<Report: DatasetReport>(as type: Report.Type) -> DatasetState<Report>? {
         guard dataset == Report.dataset else { return nil }
-        return DatasetState(place: place, status: status, report: report as? Report, fetchedAt: fetchedAt)
+        return DatasetState(
+            place: place, status: status, report: report as? Report, fetchedAt: fetchedAt, lastFailure: lastFailure)
     }
 
     public static func == (left: DataUpdate, right: DataUpdate) -> Bool {
         left.dataset == right.dataset && left.place == right.place && left.status == right.status
-            && left.fetchedAt == right.fetchedAt && left.hashableReport == right.hashableReport
+            && left.fetchedAt == right.fetchedAt && left.lastFailure == right.lastFailure
+            && left.hashableReport == right.hashableReport
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -35,6 +40,7 @@ public struct DataUpdate: Hashable, Sendable {
         hasher.combine(place)
         hasher.combine(status)
         hasher.combine(fetchedAt)
+        hasher.combine(lastFailure)
         hasher.combine(hashableReport)
     }
 

@@ -45,6 +45,7 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
             return
         }
         var backoff = configuration.retry
+        var failures = FailureLog()
         while !Task.isCancelled {
             if let entry = last, !force, now() - entry.fetchedAt < freshness {
                 // Fresh: sleep until it ages, then fetch again; in steps of `wallClockCheck` at most, since the age is
@@ -74,14 +75,27 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
                     log("cache.write dataset=\(dataset.rawValue) error=\"\(error)\"")
                 }
                 backoff.reset()
+                if let repeats = failures.recovered() {
+                    log(
+                        "fetch.recovered dataset=\(dataset.rawValue) place=\"\(place.displayName)\" failures=\(repeats)"
+                    )
+                }
                 await send(status(of: report), entry)
             } catch {
                 if Task.isCancelled { return }
-                log(
-                    "fetch.failed dataset=\(dataset.rawValue) place=\"\(place.displayName)\" code=\(error.code.rawValue) reason=\"\(error.reason)\""
-                )
                 let reason = "\(error.code.rawValue): \(error)"
-                await send(last == nil ? .failed(reason: reason) : .stale(reason: reason), last)
+                // Once per change of reason, with how often the one before came again.
+                if let repeats = failures.failed(reason) {
+                    log(
+                        "fetch.failed dataset=\(dataset.rawValue) place=\"\(place.displayName)\" code=\(error.code.rawValue) reason=\"\(error.reason)\""
+                            + (repeats > 0 ? " previous_repeated=\(repeats)" : ""))
+                }
+                if let entry = last, now() - entry.fetchedAt < freshness {
+                    // Fresh data stays fresh when a refresh fails; the failure goes with it.
+                    await send(status(of: entry.report), entry, lastFailure: reason)
+                } else {
+                    await send(last == nil ? .failed(reason: reason) : .stale(reason: reason), last)
+                }
                 var delay = backoff.nextDelay()
                 if !error.isRetryable { delay = max(delay, configuration.refusedRetry) }
                 if let retryAfter = error.retryAfter { delay = max(delay, retryAfter) }
@@ -94,9 +108,11 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
         report.unavailableReason.map { .unavailable(reason: $0) } ?? .fresh
     }
 
-    private func send(_ status: DatasetStatus, _ entry: DataCache.Entry<Report>?) async {
+    private func send(_ status: DatasetStatus, _ entry: DataCache.Entry<Report>?, lastFailure: String? = nil) async {
         await environment.publish(
             DataUpdate(
-                DatasetState(place: place, status: status, report: entry?.report, fetchedAt: entry?.fetchedAt)))
+                DatasetState(
+                    place: place, status: status, report: entry?.report, fetchedAt: entry?.fetchedAt,
+                    lastFailure: lastFailure)))
     }
 }

@@ -74,6 +74,9 @@ import Testing
 
     @Test func airWithoutAnIndexShowsOnlyItsState() {
         #expect(Self.render(#"{"class":"AIR","state":"failed","reason":"transport: refused","us_aqi":null}"#, "air") == "Air quality (failed: transport: refused)\n")
+        // Fresh data whose refresh failed stays fresh, and says so.
+        let kept = #"{"class":"AIR","state":"fresh","last_failure":"transport: no network","us_aqi":null}"#
+        #expect(Self.render(kept, "air") == "Air quality (fresh; last refresh failed: transport: no network)\n")
         #expect(Self.render(#"{"class":"AIR","state":"offline"}"#, "air", json: true) == "{\"class\":\"AIR\",\"state\":\"offline\"}\n")
     }
 

@@ -20,6 +20,8 @@ import Testing
         let budget: RequestBudget
         let pipeline: DataPipeline
         let updates = EventRecorder<(time: ContinuousClock.Instant, update: DataUpdate)>()
+        /// The pipeline's log lines.
+        let logged = EventRecorder<String>()
         let cacheFolder: String
 
         init(
@@ -39,8 +41,10 @@ import Testing
             let folder = cacheFolder ?? TemporaryPaths.make("cache")
             self.cacheFolder = folder
             let recorder = updates
+            let log = logged
             pipeline = DataPipeline(
-                sources: sources, cache: DataCache(folder: folder), configuration: configuration, clock: clock
+                sources: sources, cache: DataCache(folder: folder), configuration: configuration, clock: clock,
+                log: { log.append($0) }
             ) {
                 recorder.append((ContinuousClock.now, $0))
             }
@@ -109,6 +113,63 @@ import Testing
         #expect(state.report?.usAQI == 27, "the last good report is kept")
         #expect(state.status.reason?.contains("Service temporarily overloaded") == true, "\(state.status)")
         #expect(state.age(at: Date().timeIntervalSince1970)! >= 0.5)
+        await rig.pipeline.stop()
+    }
+
+    /// A refresh that fails while the data is fresh leaves it fresh, with the failure beside it.
+    @Test func aFailedRefreshLeavesFreshDataFreshWithTheFailure() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        let rig = Rig(fixture: fixture)
+        await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await rig.wait(.air) { $0 == .fresh })
+        try await fixture.fault("503", path: "/v1/air-quality", match: "us_aqi", count: 100, retryAfter: 0)
+        await rig.pipeline.refresh()
+        #expect(await rig.updates.wait(timeout: 20) { events in
+            events.last { $0.update.dataset == .air }?.update.lastFailure != nil
+        })
+        let update = try #require(rig.last(.air))
+        #expect(update.status == .fresh, "\(update.status)")
+        #expect(update.lastFailure?.contains("Service temporarily overloaded") == true, "\(update.lastFailure ?? "")")
+        #expect(!rig.statuses(.air).contains { if case .stale = $0 { true } else { false } })
+        await rig.pipeline.stop()
+    }
+
+    /// Ten minutes of the pipeline's clock offline (every air request failing alike): one log line for the reason,
+    /// one for the recovery with the count, and one state published per change, however many retries.
+    @Test func tenMinutesOfTheSameFailureAreOneLogLineAndOneState() async throws {
+        let fixture = try await WebFixture()
+        defer { fixture.stop() }
+        try await fixture.fault("503", path: "/v1/air-quality", match: "us_aqi", count: 1_000, retryAfter: 0)
+        let clock = ManualClock()
+        let rig = Rig(fixture: fixture, clock: clock) {
+            $0.retry = RetryBackoff(initial: 10, maximum: 60, multiplier: 2, jitter: 0)
+            $0.wallClockCheck = 100_000  // the other datasets' sleeps stay far from the retries'
+        }
+        await rig.pipeline.fetchAllData(for: Self.zurich)
+        #expect(await Self.settle(clock))
+        var elapsed = 0.0
+        for delay in [10.0, 20, 40] + Array(repeating: 60.0, count: 9) {
+            #expect(await clock.waitForSleep(.seconds(delay)), "a retry after \(delay) s; waiting: \(clock.pendingSleeps)")
+            clock.advance(by: .seconds(delay))
+            elapsed += delay
+        }
+        #expect(elapsed >= 600)
+        let attempts = try await fixture.requests().filter { $0.query.contains("us_aqi") }.count
+        #expect(attempts >= 12, "\(attempts)")
+        let failedLines = rig.logged.all.filter { $0.hasPrefix("fetch.failed dataset=air") }
+        #expect(failedLines.count == 1, "\(failedLines)")
+        // Published each time, the same object: a watcher sees one change (loading, then failed).
+        var changes: [DatasetStatus] = []
+        for status in rig.statuses(.air) where changes.last != status { changes.append(status) }
+        #expect(changes.count == 2, "\(changes)")
+
+        try await fixture.reset()
+        #expect(await clock.waitForSleep(.seconds(60)))
+        clock.advance(by: .seconds(60))
+        #expect(await rig.wait(.air) { $0 == .fresh })
+        let recovered = rig.logged.all.filter { $0.hasPrefix("fetch.recovered dataset=air") }
+        #expect(recovered.count == 1 && recovered.first?.hasSuffix("failures=\(attempts)") == true, "\(recovered)")
         await rig.pipeline.stop()
     }
 
