@@ -6,6 +6,8 @@ struct Dashboard {
     var unit: TemperatureUnit
     var color: Bool
     var now: Double = SystemServiceClock().wallTime
+    /// Reasons `status` says once, after the datasets that share them: left out of each one's state.
+    var reasonsSaidOnce: Set<String> = []
 
     /// "2.3 km", or "1.4 mi" where temperatures are in °F (the en_US locale, or `--units f`): one unit choice.
     func distance(metres: Double) -> String {
@@ -44,10 +46,10 @@ struct Dashboard {
         }
         var parts = [state]
         if let age = age(of: message) { parts[0] += ", \(age) old" }
-        if let reason = message["reason"]?.displayText { parts.append(reason) }
+        if let reason = message["reason"]?.displayText, !reasonsSaidOnce.contains(reason) { parts.append(reason) }
         if state == "fresh", let failure = message["last_failure"]?.displayText {
             parts[0] += "; last refresh failed"
-            parts.append(failure)
+            if !reasonsSaidOnce.contains(failure) { parts.append(failure) }
         }
         return dim("(" + parts.joined(separator: ": ") + ")")
     }

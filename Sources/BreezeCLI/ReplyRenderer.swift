@@ -44,9 +44,10 @@ struct ReplyRenderer {
                 return json ? jsonLine(.object([("class", .string("OK"))])) : "Fetching the data now.\n"
             }
             if json { return jsonLine(message) }
-            return datasets.map { dataset in
-                let name = (dataset["class"]?.displayText ?? "?").padded(toLength: 8)
-                var line = "\(name) \(dataset["state"]?.displayText ?? "?")"
+            // Datasets with the same answer share a line: one failure (no network) is said once.
+            return Self.grouped(datasets) { [$0["state"], $0["reason"], $0["place"]] }.map { names, dataset in
+                let list = names.joined(separator: ", ")
+                var line = "\(list.count < 8 ? list.padded(toLength: 8) : list) \(dataset["state"]?.displayText ?? "?")"
                 if let reason = dataset["reason"]?.displayText { line += ": " + reason }
                 if let place = dataset["place"]?.displayText { line += " (\(place))" }
                 return line + "\n"
@@ -89,12 +90,41 @@ struct ReplyRenderer {
                 let classes = ["PERMISSION", "LOCATION"] + Dataset.allCases.map(\.className) + ["MQTT"]
                 return classes.compactMap { snapshot[$0].map(jsonLine) }.joined()
             }
+            // A reason two datasets or more share (no network) is said once, after them.
+            let datasets = Dataset.allCases.compactMap { snapshot[$0.className] }
+            let shared = Self.grouped(datasets) { [$0["reason"] ?? $0["last_failure"]] }
+                .filter { $0.names.count > 1 }
+                .compactMap { names, dataset in
+                    (dataset["reason"] ?? dataset["last_failure"])?.displayText.map { (names, $0) }
+                }
+            var dashboard = dashboard
+            dashboard.reasonsSaidOnce = Set(shared.map(\.1))
+            let sharedLines = shared.map { names, reason in "\(names.joined(separator: ", ")): \(reason)" }
             let sections =
                 [dashboard.location(snapshot["LOCATION"], permission: snapshot["PERMISSION"])]
                 + Dataset.allCases.map { dashboard.section($0, snapshot[$0.className]) }
+                + (sharedLines.isEmpty ? [] : [sharedLines])
                 + (snapshot["MQTT"].map { [Self.mqttLines($0)] } ?? [])
             return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
         }
+    }
+
+    /// `objects` in groups with the same `key`, in the order each group first appears: each group's class names
+    /// and its first object.
+    static func grouped(_ objects: [JSONValue], by key: (JSONValue) -> [JSONValue?]) -> [(
+        names: [String], first: JSONValue
+    )] {
+        var groups: [(key: [JSONValue?], names: [String], first: JSONValue)] = []
+        for object in objects {
+            let name = object["class"]?.displayText ?? "?"
+            let value = key(object)
+            if let index = groups.firstIndex(where: { $0.key == value }) {
+                groups[index].names.append(name)
+            } else {
+                groups.append((value, [name], object))
+            }
+        }
+        return groups.map { ($0.names, $0.first) }
     }
 
     /// The MQTT link, for `status`: its state, broker and node, and why the broker cannot be reached.

@@ -39,6 +39,38 @@ public enum ReplyText {
         return fleet.render(nodes, header: true)
     }
 
+    /// What a text `watch` prints for `lines` (breezed's objects, one a line, in the order sent): a line for each
+    /// that shows something new (`WatchNews`).
+    public static func watchText(_ lines: [String]) -> String {
+        let renderer = ReplyRenderer(
+            subcommand: .watch, json: false, dashboard: Dashboard(unit: .celsius, color: false), format: nil,
+            waybar: false, i3bar: false)
+        var latest: [String: JSONValue] = [:]
+        var news = WatchNews()
+        var text = ""
+        for line in lines {
+            guard let message = try? JSONValue.parse(line), let className = message["class"]?.stringValue,
+                let printed = renderer.update(message, latest: &latest), news.isNews(className, message, line: printed)
+            else { continue }
+            text += printed
+        }
+        return text
+    }
+
+    /// What `status` prints for a snapshot of `lines` (breezed's objects, one a line), ages counted to `now`.
+    public static func statusText(_ lines: [String], now: Double) -> String {
+        let renderer = ReplyRenderer(
+            subcommand: .status, json: false, dashboard: Dashboard(unit: .celsius, color: false, now: now),
+            format: nil, waybar: false, i3bar: false)
+        var snapshot: [String: JSONValue] = [:]
+        for line in lines {
+            if let message = try? JSONValue.parse(line), let name = message["class"]?.stringValue {
+                snapshot[name] = message
+            }
+        }
+        return renderer.snapshot(snapshot)
+    }
+
     /// The status-bar line `watch` prints after `lines` (breezed's objects, one a line, in the order sent), with
     /// ages counted to `now` (Unix seconds), or while breezed cannot be reached when `outage` gives the reason.
     public static func statusBar(

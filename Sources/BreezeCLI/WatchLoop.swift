@@ -82,16 +82,6 @@ struct WatchLoop {
     /// that changes it. Without a bar, each object is a line of its own, as it comes.
     ///
     /// `latest` starts with what the last connection left that outlives it: the last live position.
-    /// What a text `watch` line shows that counts as news: the line past its time; for a dataset, its object
-    /// without `age_s`, and without `fetched` unless it is fresh (new data, then, even with the same values).
-    static func shownKey(_ className: String, _ message: JSONValue, line: String) -> String {
-        guard Dataset(className: className) != nil, case .object(let members) = message else {
-            return String(line.drop { $0 != " " })
-        }
-        let fresh = message["state"]?.stringValue == "fresh"
-        return JSONValue.object(members.filter { $0.0 != "age_s" && (fresh || $0.0 != "fetched") }).encoded()
-    }
-
     private func follow(_ latest: inout [String: JSONValue], _ answered: () -> Void) throws(CLIError) -> String {
         latest = [:]
         let connection = try ControlConnection(path: socket, timeout: timeout)
@@ -102,7 +92,7 @@ struct WatchLoop {
         }
         let watch = try connection.send("watch")
         var printed: String?
-        var shownText: [String: String] = [:]
+        var shownText = WatchNews()
         func show(_ line: String) {
             guard line != printed else { return }
             printed = line
@@ -139,13 +129,7 @@ struct WatchLoop {
             } else if renderer.json {
                 output.write(line)
             } else {
-                // A text line is printed when what it shows changed: its class's last line, past the time it begins
-                // with, is compared (a LOCATION sent for each fix of a parked receiver shows the same); for a
-                // dataset, its object but for its age (a retry that fails for the same reason is no news).
-                let shown = Self.shownKey(className, message, line: line)
-                guard shownText[className] != shown else { continue }
-                shownText[className] = shown
-                output.write(line)
+                if shownText.isNews(className, message, line: line) { output.write(line) }
             }
         }
     }

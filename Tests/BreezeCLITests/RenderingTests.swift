@@ -54,6 +54,31 @@ import Testing
         #expect(json.hasPrefix(#"{"class":"OK","command":"refresh","datasets":[{"class":"AIR""#) && !json.contains("\"id\""))
     }
 
+    /// No network: four datasets failing alike are one line in `refresh` and one reason in `status`.
+    @Test func oneFailureSharedByTheDatasetsIsSaidOnce() {
+        let reason = "transport: Could not resolve host: api.open-meteo.com"
+        let datasets = ["AIR", "POLLEN", "CLIMATE", "WEATHER"].map {
+            #"{"class":"\#($0)","state":"failed","reason":"\#(reason)","place":"Bern, Switzerland"}"#
+        }
+        let reply = #"{"class":"OK","command":"refresh","datasets":[\#(datasets.joined(separator: ","))],"id":1}"#
+        #expect(Self.render(reply, "refresh") == "AIR, POLLEN, CLIMATE, WEATHER failed: \(reason) (Bern, Switzerland)\n")
+        let status = ReplyText.statusText(datasets, now: 0)
+        #expect(status.components(separatedBy: reason).count == 2, "the reason once: \(status)")
+        #expect(status.contains("AIR, POLLEN, CLIMATE, WEATHER: \(reason)"), "\(status)")
+        #expect(status.contains("Air quality (failed)"), "\(status)")
+    }
+
+    /// A text watch prints a line when something shown changes: not for each retry failing alike (whose age
+    /// grows), not for each fix of a parked receiver.
+    @Test func textWatchPrintsALineWhenWhatItShowsChanges() {
+        let failed = (0..<12).map { #"{"class":"AIR","state":"failed","reason":"transport: no network","age_s":\#($0 * 60)}"# }
+        let other = #"{"class":"AIR","state":"failed","reason":"server-error: HTTP 503","age_s":800}"#
+        let text = ReplyText.watchText(failed + [other])
+        #expect(text.split(separator: "\n").count == 2, "\(text)")
+        let fixes = (0..<5).map { #"{"class":"LOCATION","name":"Bern, Switzerland","source":"gpsd","mode":3,"stand_in":null,"time":"2026-11-30T10:02:1\#($0).000Z"}"# }
+        #expect(ReplyText.watchText(fixes).split(separator: "\n").count == 1)
+    }
+
     @Test func refreshIsAcknowledged() {
         #expect(Self.render(#"{"class":"OK","command":"refresh"}"#, "refresh") == "Fetching the data now.\n")
         #expect(Self.render(#"{"class":"OK","command":"refresh"}"#, "refresh", json: true) == "{\"class\":\"OK\"}\n")

@@ -35,15 +35,18 @@ struct RefreshCommand: BreezectlCommand {
         output.write(context.renderer.reply(reply))
         // A daemon that does not wait answers at once, with no datasets.
         guard case .array(let datasets)? = reply["datasets"] else { return }
+        /// "AIR, POLLEN (transport: …), CLIMATE": each reason once, after the datasets that share it.
         func names(where include: (JSONValue) -> Bool) -> [String] {
-            datasets.filter(include).map { dataset in
-                let name = dataset["class"]?.displayText ?? "?"
-                return dataset["reason"]?.displayText.map { "\(name) (\($0))" } ?? name
+            ReplyRenderer.grouped(datasets.filter(include)) { [$0["reason"]] }.map { names, dataset in
+                let list = names.joined(separator: ", ")
+                return dataset["reason"]?.displayText.map { "\(list) (\($0))" } ?? list
             }
         }
-        // Stale with a reason: kept through a failure of this refresh.
+        // Stale or fresh with a reason: kept through a failure of this refresh.
         let failed = names { dataset in
-            dataset["state"] == .string("failed") || dataset["state"] == .string("stale") && dataset["reason"] != nil
+            dataset["state"] == .string("failed")
+                || (dataset["state"] == .string("stale") || dataset["state"] == .string("fresh"))
+                    && dataset["reason"] != nil
         }
         if !failed.isEmpty {
             throw CLIError(.temporaryFailure, "the refresh failed for \(failed.joined(separator: ", "))")
