@@ -38,21 +38,23 @@ public enum ProtocolMessage {
         place: Place, coordinate: Coordinate, fix: CoarseLocation?, source: String, standIn: StandIn?,
         permission: LocationPermission, precise: Bool, preciseHint: String? = nil
     ) -> JSONValue {
+        /// A number, or null without one.
+        func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
         var members = placeMembers(place, className: "LOCATION")
         members += [
             ("geoname_id", .number(Double(place.id))),
             ("latitude", .number(coordinate.latitude)), ("longitude", .number(coordinate.longitude)),
-            ("accuracy", fix?.accuracy.map(JSONValue.number) ?? .null), ("source", .string(source)),
+            ("accuracy", number(fix?.accuracy)), ("source", .string(source)),
             ("time", fix.map { Timestamp.json($0.time) } ?? .null),
-            ("distance_m", fix.map { .number($0.distance.rounded()) } ?? .null),
+            ("distance_m", number(fix?.distance.rounded())),
             ("state", .string(permission.name)),
-            // Since proto_minor 5.
+        ]
+        // Since proto_minor 5.
+        members += [
             ("stand_in", standIn.map { .string($0.rawValue) } ?? .null),
-            ("mode", fix.map { .number(Double($0.mode.rawValue)) } ?? .null),
-            ("altitude_m", fix?.altitude.map(JSONValue.number) ?? .null),
-            ("speed_mps", fix?.speed.map(JSONValue.number) ?? .null),
-            ("heading_deg", fix?.heading.map(JSONValue.number) ?? .null),
-            ("precise", .bool(precise)),
+            ("mode", number(fix.map { Double($0.mode.rawValue) })),
+            ("altitude_m", number(fix?.altitude)), ("speed_mps", number(fix?.speed)),
+            ("heading_deg", number(fix?.heading)), ("precise", .bool(precise)),
         ]
         if !precise, let preciseHint { members.append(("precise_hint", .string(preciseHint))) }
         return .object(members)
