@@ -7,10 +7,6 @@ public struct CoarseLocation: Hashable, Sendable {
     public static let step = 1_000.0
     /// Times go in steps of this many seconds.
     public static let timeStep = 60.0
-    /// Altitudes go in steps of this many metres, speeds of this many metres a second, headings of this many degrees.
-    public static let altitudeStep = 100.0
-    public static let speedStep = 1.0
-    public static let headingStep = 10.0
 
     public var coordinate: Coordinate
     /// Metres; nil when the receiver gave none.
@@ -35,17 +31,17 @@ public struct CoarseLocation: Hashable, Sendable {
     }
 
     /// The fix made coarse: coordinates rounded, the distance to the nearest step, the accuracy no better than what
-    /// the rounding leaves (rounded up to a step), the time down to the minute, altitude, speed and heading to their
-    /// steps (a heading of 360 after rounding is 0).
+    /// the rounding leaves (rounded up to a step), the time down to the minute. Altitude, speed and heading are left
+    /// out: in hills a height narrows a 1 km cell to a contour, and speed and heading tell a track.
     public init(fix: LocationFix, distance: Double) {
         coordinate = fix.coordinate.rounded(toDecimals: Self.decimals)
         self.distance = Self.nearest(distance, step: Self.step) ?? 0
         accuracy = Self.stepUp(max(fix.horizontalAccuracy ?? 0, 0) + Self.step)
         time = Self.timeStep * (fix.receivedWallTime / Self.timeStep).rounded(.down)
         mode = fix.mode
-        altitude = fix.altitude.flatMap { Self.nearest($0, step: Self.altitudeStep) }
-        speed = fix.speed.flatMap { Self.nearest($0, step: Self.speedStep) }
-        heading = fix.track.flatMap { Self.nearest($0, step: Self.headingStep) }.map { $0 >= 360 ? 0 : $0 }
+        altitude = nil
+        speed = nil
+        heading = nil
     }
 
     private init(

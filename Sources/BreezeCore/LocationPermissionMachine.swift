@@ -121,7 +121,7 @@ public struct LocationPermissionMachine: Hashable, Sendable {
     static func noFixReason(source: LocationSourceKind, seconds: Int, hadFix: Bool) -> PermissionReason {
         let message =
             hadFix
-            ? "\(source.title) lost its fix \(seconds) s ago; the place of its last fix is shown meanwhile"
+            ? "\(source.title) has sent no fix for \(seconds) s; the place of its last fix is shown meanwhile"
             : "\(source.title) has no location yet after \(seconds) s"
         let hint: String =
             switch source {

@@ -15,6 +15,9 @@ extension Daemon {
         switch event {
         case .permission(let permission):
             shown.permission = permission
+            // Refused (GeoClue's policy, the desktop's location switch): nothing derived from a position stays.
+            if case .denied = permission { forgetPositions() }
+            if case .restricted = permission { forgetPositions() }
             server?.publish(ProtocolMessage.permission(permission))
             mqtt.publisher?.publish("permission", ProtocolMessage.permission(permission))
             logger.info("permission", ["state": permission.name, "message": permission.message])
@@ -58,15 +61,21 @@ extension Daemon {
     /// The privacy switch. Off: the live position, and everything named from it, is dropped at once (the last fix's
     /// place and the place restored from an earlier run too), and a city stands in.
     func switchLocation(_ enabled: Bool) async {
+        // Before any suspension: a paced publish running meanwhile must find no position to send.
+        if !enabled { forgetPositions() }
         await location.setLocationEnabled(enabled)
         guard !enabled else { return }
-        // At once, not when the service's events arrive: the service has already dropped the live fix.
         shown.permission = await location.permission
+        if publishLocation() { shown.pacer.published(at: .now) }
+    }
+
+    /// Drops the live position and everything named from it (the last fix's place, the place restored from an
+    /// earlier run, Nominatim's names); a city stands in.
+    func forgetPositions() {
         shown.lastFix = nil
         shown.restored = nil
-        shown.live = standIn()
         shown.onlineNames.removeAll()
-        if publishLocation() { shown.pacer.published(at: .now) }
+        if shown.live?.fix != nil || shown.live?.standIn == .restored { shown.live = standIn() }
     }
 
     /// What stands in while no source gives a position: the first there is of the place a source named last in this

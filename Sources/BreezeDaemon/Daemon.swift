@@ -311,7 +311,7 @@ extension Daemon {
     /// Makes `folder` if it is missing and checks that this process may write in it.
     static func requireWritableFolder(_ folder: String, option: String) throws(StartError) {
         do {
-            try AtomicFile.makeFolder(folder)
+            try AtomicFile.makeFolder(folder, mode: 0o750)  // as StateStore makes it
         } catch {
             throw StartError("cannot make the folder \(folder) (\(option)): \(error); \(byHandHint)")
         }

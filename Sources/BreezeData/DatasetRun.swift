@@ -90,7 +90,7 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
                         "fetch.failed dataset=\(dataset.rawValue) place=\"\(place.displayName)\" code=\(error.code.rawValue) reason=\"\(error.reason)\""
                             + (repeats > 0 ? " previous_repeated=\(repeats)" : ""))
                 }
-                if let entry = last, now() - entry.fetchedAt < freshness {
+                if let entry = last, now() - entry.fetchedAt < freshness, status(of: entry.report) == .fresh {
                     // Fresh data stays fresh when a refresh fails; the failure goes with it.
                     await send(status(of: entry.report), entry, lastFailure: reason)
                 } else {

@@ -32,6 +32,8 @@ public actor LocationService {
     private let clock: any ServiceClock
 
     public private(set) var current: LocationUpdate?
+    /// How many times a position was named through the places index (the rest kept the place named before).
+    public private(set) var namings = 0
     private var lastNamed: Coordinate?
     /// The newest fix of each source that is up and has one.
     private var latest: [LocationSourceKind: LocationFix] = [:]
@@ -145,8 +147,19 @@ public actor LocationService {
         disarmFixTimer(for: kind)
     }
 
+    /// The fix as a position: named again past the movement threshold; within it, the place named last with this
+    /// fix (its time, accuracy, speed), so that what is shown says when the last fix came.
     private func name(_ fix: LocationFix) {
-        if let lastNamed, lastNamed.distance(to: fix.coordinate) < movementThreshold { return }
+        if let lastNamed, lastNamed.distance(to: fix.coordinate) < movementThreshold, var update = current,
+            update.fix != nil
+        {
+            update.fix = fix
+            update.distance = update.place.coordinate.distance(to: fix.coordinate)
+            current = update
+            continuation.append(.position(update))
+            return
+        }
+        namings += 1
         guard let match = geocoder.place(for: fix.coordinate) else { return }
         lastNamed = fix.coordinate
         let update = LocationUpdate(place: match.place, distance: match.distance, fix: fix)

@@ -115,7 +115,7 @@ import Testing
         #expect((current["tooltip"] as? String)?.hasPrefix("Adelboden, Switzerland · gpsd, 3D fix") == true, "\(current)")
 
         let timedOut = live.replacingOccurrences(of: #""state":"authorized""#, with: #""state":"unavailable""#)
-        let noFix = #"{"class":"PERMISSION","state":"unavailable","reason":"no-fix","message":"gpsd lost its fix 30 s ago; the place of its last fix is shown meanwhile"}"#
+        let noFix = #"{"class":"PERMISSION","state":"unavailable","reason":"no-fix","message":"gpsd has sent no fix for 30 s; the place of its last fix is shown meanwhile"}"#
         let old = try Self.waybar([noFix, timedOut, Self.air("fresh")])
         #expect(old["class"] as? [String] == ["no-fix", "good"])
         #expect(old["text"] as? String == "🙂 26 Adelboden (no fix)")
@@ -126,7 +126,7 @@ import Testing
         #expect(standing["text"] as? String == "🙂 26 Adelboden (no fix)")
         let tooltip = try #require(standing["tooltip"] as? String)
         #expect(tooltip.hasPrefix("Adelboden, Switzerland · no fix, last from gpsd"), "\(tooltip)")
-        #expect(tooltip.contains("No fix: gpsd lost its fix 30 s ago; the place of its last fix is shown meanwhile; last fix 16 min ago"), "\(tooltip)")
+        #expect(tooltip.contains("No fix: gpsd has sent no fix for 30 s; the place of its last fix is shown meanwhile; last fix 16 min ago"), "\(tooltip)")
 
         // Before any fix, a city stands in and says which kind it is; it is not a lost fix.
         let none = #"{"class":"PERMISSION","state":"unavailable","reason":"not-running","message":"gpsd is not running"}"#

@@ -81,7 +81,7 @@ import Testing
         case .denied: "Den"
         case .restricted: "Res"
         case .unavailable(let reason) where reason.code == .lost: "Un:lost"
-        case .unavailable(let reason) where reason.message.contains("lost its fix"): "Un:gone"
+        case .unavailable(let reason) where reason.message.contains("has sent no fix"): "Un:gone"
         case .unavailable(let reason) where reason.message.contains("no location yet"): "Un:wait"
         case .unavailable: "Un:?"
         }

@@ -86,10 +86,14 @@ final class ServiceRig: Sendable {
         let gpsd = ScriptedSource(.gpsd)
         let rig = ServiceRig([gpsd], movementThreshold: 1_000)
         gpsd.sendFix(46.94809, 7.44744)
-        // About 890 m north: within the threshold.
+        // About 890 m north: within the threshold. The place named for the first fix, with this fix (its time).
         gpsd.sendFix(46.95609, 7.44744)
         await rig.settle(events: 4)
-        #expect(ServiceRig.positions(rig.events) == ["Bern"])
+        #expect(ServiceRig.positions(rig.events) == ["Bern", "Bern"])
+        guard case .position(let kept)? = rig.events.last else { Issue.record("\(rig.events)"); return }
+        #expect(kept.fix?.coordinate.latitude == 46.95609)
+        #expect(await rig.service.namings == 1, "not named again within the threshold")
+        #expect(abs(kept.distance - kept.place.coordinate.distance(to: Coordinate(latitude: 46.95609, longitude: 7.44744))) < 1)
         // About 1,110 m north of the first: past it, though only 220 m from the last fix.
         gpsd.sendFix(46.95809, 7.44744)
         await rig.settle(events: 5)
@@ -97,7 +101,7 @@ final class ServiceRig: Sendable {
         gpsd.sendFix(47.36667, 8.55)
         await rig.settle(events: 6)
         await rig.stop()
-        #expect(ServiceRig.positions(rig.events) == ["Bern", "Bern", "Zürich"])
+        #expect(ServiceRig.positions(rig.events) == ["Bern", "Bern", "Bern", "Zürich"])
     }
 
     @Test func aLowerRankedSourceWaitsWhileAHigherOneHasFixes() async {
@@ -239,7 +243,7 @@ final class ServiceRig: Sendable {
             "no position",
         ])
         guard case .permission(.unavailable(let reason))? = events.dropFirst(4).first else { return }
-        #expect(reason.message == "gpsd lost its fix 0 s ago; the place of its last fix is shown meanwhile")
+        #expect(reason.message == "gpsd has sent no fix for 0 s; the place of its last fix is shown meanwhile")
     }
 
     @Test func aRejectedReportIsANoticeNotAnEvent() async {

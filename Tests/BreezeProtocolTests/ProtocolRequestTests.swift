@@ -148,9 +148,10 @@ import Testing
             permission: .unavailable(PermissionReason(code: .noFix, message: "no fix")),
             precise: false, preciseHint: "join the group breeze")
         #expect(message["latitude"] == .number(46.5))
-        #expect(message["altitude_m"] == .number(1_400))
-        #expect(message["speed_mps"] == .number(13))
-        #expect(message["heading_deg"] == .number(0))
+        // Neither height nor motion for a peer that gets city-level positions.
+        #expect(message["altitude_m"] == .null)
+        #expect(message["speed_mps"] == .null)
+        #expect(message["heading_deg"] == .null)
         #expect(message["mode"] == .number(2))
         #expect(message["time"] == .string("2026-05-28T20:26:00.000Z"))
         #expect(message["stand_in"] == .string("last-fix"))
