@@ -209,36 +209,37 @@ public struct DaemonConfiguration: Sendable, Equatable {
             }
             return id
         }
-        var entry = group()
-        var result: UnsafeMutablePointer<group>?
-        var size = 4_096
-        while true {
-            var buffer = [CChar](repeating: 0, count: size)
-            let status = getgrnam_r(value, &entry, &buffer, size, &result)
-            if status == ERANGE && size < Self.maximumGroupEntrySize {
-                size *= 4
-                continue
-            }
-            guard status == 0, result != nil else { throw ValueError("no group named \(value)") }
-            return entry.gr_gid
+        guard let entry = groupEntry({ getgrnam_r(value, $0, $1, $2, $3) }) else {
+            throw ValueError("no group named \(value)")
         }
+        return entry.id
     }
 
     /// The name of the group `id` (for the hint telling a peer which group to join); nil when it has none.
-    /// Wraps `getgrgid_r`.
     static func groupName(_ id: UInt32) -> String? {
+        groupEntry { getgrgid_r(id, $0, $1, $2, $3) }?.name
+    }
+
+    /// The group `lookup` finds (`getgrnam_r` or `getgrgid_r`, given the entry, a buffer, its size and the result),
+    /// the buffer grown while the entry does not fit; nil when there is no such group.
+    private static func groupEntry(
+        _ lookup: (
+            UnsafeMutablePointer<group>, UnsafeMutablePointer<CChar>, Int,
+            UnsafeMutablePointer<UnsafeMutablePointer<group>?>
+        ) -> Int32
+    ) -> (id: UInt32, name: String)? {
         var entry = group()
         var result: UnsafeMutablePointer<group>?
         var size = 4_096
         while true {
             var buffer = [CChar](repeating: 0, count: size)
-            let status = getgrgid_r(id, &entry, &buffer, size, &result)
+            let status = buffer.withUnsafeMutableBufferPointer { lookup(&entry, $0.baseAddress!, size, &result) }
             if status == ERANGE && size < Self.maximumGroupEntrySize {
                 size *= 4
                 continue
             }
             guard status == 0, result != nil, let name = entry.gr_name else { return nil }
-            return String(cString: name)
+            return (entry.gr_gid, String(cString: name))
         }
     }
 
