@@ -47,18 +47,23 @@ extension Dashboard {
         guard message["name"]?.stringValue != nil else { return message["state"]?.displayText }
         guard let word = message["stand_in"]?.stringValue, let standIn = StandIn(rawValue: word) else {
             guard let source,
-                let mode = message["mode"]?.numberValue.flatMap({ Int(exactly: $0) }).flatMap(FixMode.init)
+                let mode = Self.mode(message)
             else { return source }
             return "\(source), \(mode.title)"
         }
         return standIn == .lastFix ? "no fix, last from \(source ?? "?")" : standIn.title
     }
 
+    /// The fix's mode, when the object has one gpsd's way (2 or 3).
+    static func mode(_ message: JSONValue) -> FixMode? {
+        message["mode"]?.numberValue.flatMap { Int(exactly: $0) }.flatMap(FixMode.init)
+    }
+
     /// "3D fix · 540 m high · 43 km/h heading 270° · fix 3 s ago": what the receiver said, as exact as this user
     /// may see it.
     func fixDetail(_ message: JSONValue) -> String {
         var parts: [String] = []
-        if let mode = message["mode"]?.numberValue.flatMap({ Int(exactly: $0) }).flatMap(FixMode.init) {
+        if let mode = Self.mode(message) {
             parts.append(mode.title)
         }
         if let altitude = message["altitude_m"]?.numberValue, abs(altitude) < 1e7 {
@@ -70,7 +75,7 @@ extension Dashboard {
             var motion =
                 unit == .fahrenheit
                 ? printfFormat("%.0f mph", speed * 2.236936) : printfFormat("%.0f km/h", speed * 3.6)
-            if let heading = message["heading_deg"]?.numberValue, heading.isFinite {
+            if let heading = message["heading_deg"]?.numberValue, heading.isFinite, abs(heading) <= 360 {
                 motion += printfFormat(" heading %.0f°", heading)
             }
             parts.append(motion)

@@ -64,9 +64,7 @@ public enum ReplyText {
             format: nil, waybar: false, i3bar: false)
         var snapshot: [String: JSONValue] = [:]
         for line in lines {
-            if let message = try? JSONValue.parse(line), let name = message["class"]?.stringValue {
-                snapshot[name] = message
-            }
+            if let message = try? JSONValue.parse(line) { StatusBar.remember(message, in: &snapshot) }
         }
         return renderer.snapshot(snapshot)
     }

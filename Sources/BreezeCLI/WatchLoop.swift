@@ -26,11 +26,10 @@ struct WatchLoop {
         if once { return try printOnce() }
         var delay = Self.firstRetry
         var shown: String?
-        var latest: [String: JSONValue] = [:]
         while true {
             let reason: String
             do throws(CLIError) {
-                reason = try follow(&latest) {
+                reason = try follow {
                     delay = Self.firstRetry
                     shown = nil
                 }
@@ -81,9 +80,9 @@ struct WatchLoop {
     /// A status bar gets one line for the whole state: the `status` snapshot first, then a line for each update
     /// that changes it. Without a bar, each object is a line of its own, as it comes.
     ///
-    /// `latest` starts with what the last connection left that outlives it: the last live position.
-    private func follow(_ latest: inout [String: JSONValue], _ answered: () -> Void) throws(CLIError) -> String {
-        latest = [:]
+    /// Each connection starts from nothing: what breezed sends again (its snapshot) is all a line is drawn from.
+    private func follow(_ answered: () -> Void) throws(CLIError) -> String {
+        var latest: [String: JSONValue] = [:]
         let connection = try ControlConnection(path: socket, timeout: timeout)
         var snapshotEnd: Int?
         if renderer.isBar {

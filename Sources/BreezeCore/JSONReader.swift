@@ -185,14 +185,14 @@ public struct JSONReader {
         var run = position
         func appendRun() throws(JSONSyntaxError) {
             guard run < position else { return }
-            let run = bytes[run..<position]
+            let piece = bytes[run..<position]
             // ASCII is valid UTF-8 as it is; anything else is validated.
-            if run.allSatisfy({ $0 < 0x80 }) {
-                result += String(decoding: run, as: UTF8.self)
-            } else if let text = String(validating: run, as: UTF8.self) {
+            if piece.allSatisfy({ $0 < 0x80 }) {
+                result += String(decoding: piece, as: UTF8.self)
+            } else if let text = String(validating: piece, as: UTF8.self) {
                 result += text
             } else {
-                throw JSONSyntaxError("invalid UTF-8 in a string", at: run.startIndex)
+                throw JSONSyntaxError("invalid UTF-8 in a string", at: run)
             }
         }
         while let byte = next {

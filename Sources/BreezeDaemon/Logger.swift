@@ -97,8 +97,8 @@ public struct Logger: Sendable {
     }
 
     /// A journal line as people read it: the priority prefix replaced by the local time and the level's name.
-    static func forPeople(_ line: String, _ level: Level, at time: time_t = time(nil)) -> String {
-        var now = time
+    static func forPeople(_ line: String, _ level: Level, at seconds: time_t = time(nil)) -> String {
+        var now = seconds
         var local = tm()
         localtime_r(&now, &local)
         let clock = [local.tm_hour, local.tm_min, local.tm_sec].map { $0 < 10 ? "0\($0)" : "\($0)" }

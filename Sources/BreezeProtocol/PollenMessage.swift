@@ -26,10 +26,10 @@ extension PollenReport: DatasetMessageBody {
         return members
     }
 
-    /// The highest level.
     /// What its sensor's template reads, empty: Home Assistant shows "unknown", not the last place's level.
     public static var membersWithoutReport: [(String, JSONValue)] { [("highest", .null)] }
 
+    /// The highest level.
     public static var sensors: [DatasetSensor] {
         [
             DatasetSensor(

@@ -30,10 +30,10 @@ extension WeatherReport: DatasetMessageBody {
         ])
     }
 
-    /// The temperature and the condition now, announced once there is weather to show.
     /// What its sensors' templates read, empty: Home Assistant shows "unknown", not the last place's weather.
     public static var membersWithoutReport: [(String, JSONValue)] { [("temperature_c", .null), ("condition", .null)] }
 
+    /// The temperature and the condition now, announced once there is weather to show.
     public static var sensors: [DatasetSensor] {
         [
             DatasetSensor(
