@@ -15,6 +15,8 @@ struct CommandLineArguments {
     var interactive = false
     /// `fleet --mqtt URL`: the broker to read.
     var mqtt: String?
+    /// `fleet --config PATH`: breezed's configuration, whose `[mqtt]` names the broker when `--mqtt` is not given.
+    var config: String?
     /// `fleet --ca-file PATH`: the authority an `mqtts://` broker is checked against.
     var caFile: String?
     /// `fleet --watch`: follow the changes.
@@ -69,6 +71,7 @@ struct CommandLineArguments {
                 case "--interactive": parsed.interactive = true
                 case "--mqtt": parsed.mqtt = try value(flag)
                 case "--ca-file": parsed.caFile = try value(flag)
+                case "--config": parsed.config = try value(flag)
                 case "--watch": parsed.watch = true
                 case "-h", "--help": parsed.help = true
                 case "--version": parsed.version = true
@@ -99,11 +102,13 @@ struct CommandLineArguments {
         if parsed.interactive && parsed.subcommand != .search {
             throw CLIError(.usage, "--interactive goes with search")
         }
-        if (parsed.mqtt != nil || parsed.caFile != nil || parsed.watch) && parsed.subcommand != .fleet {
-            throw CLIError(.usage, "--mqtt, --ca-file and --watch go with fleet")
+        if (parsed.mqtt != nil || parsed.caFile != nil || parsed.config != nil || parsed.watch)
+            && parsed.subcommand != .fleet
+        {
+            throw CLIError(.usage, "--mqtt, --ca-file, --config and --watch go with fleet")
         }
-        if parsed.subcommand == .fleet && parsed.mqtt == nil {
-            throw CLIError(.usage, "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port]")
+        if parsed.mqtt != nil && parsed.config != nil {
+            throw CLIError(.usage, "--mqtt and --config: one or the other")
         }
         if parsed.waybar && parsed.i3bar { throw CLIError(.usage, "--waybar and --i3bar: one or the other") }
         if parsed.once && (parsed.json || (parsed.format == nil && !parsed.waybar && !parsed.i3bar)) {

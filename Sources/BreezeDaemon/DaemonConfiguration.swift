@@ -9,7 +9,7 @@ import FoundationEssentials
 
 /// Everything `breezed` can be told: defaults, then `/etc/breezed/breezed.conf`, then command-line flags.
 public struct DaemonConfiguration: Sendable, Equatable {
-    public static let defaultPath = "/etc/breezed/breezed.conf"
+    public static let defaultPath = ConfigurationFile.breezedDefaultPath
 
     // [gpsd]
     /// nil: gpsd is not used (`--no-gpsd`).

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeGPSD
 import BreezeMQTT
 import BreezeSystem

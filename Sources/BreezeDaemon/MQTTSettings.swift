@@ -82,16 +82,12 @@ public struct MQTTSettings: Sendable, Equatable {
 
     /// The broker with the password file's first line as the password, when one is set.
     func brokerWithPassword() throws(StartError) -> MQTTBroker? {
-        guard var broker else { return nil }
+        guard let broker else { return nil }
         guard let passwordFile else { return broker }
-        guard let data = FileManager.default.contents(atPath: passwordFile),
-            let text = String(data: data, encoding: .utf8)
-        else { throw StartError("cannot read the MQTT password file \(passwordFile)") }
-        let password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        guard broker.username != nil else {
-            throw StartError("the MQTT password file \(passwordFile) needs a user in the URL (mqtt://user@host)")
+        do throws(MQTTError) {
+            return try broker.withPassword(fromFile: passwordFile)
+        } catch {
+            throw StartError("[mqtt] password_file: \(error.message)")
         }
-        broker.password = password.hasSuffix("\r") ? String(password.dropLast()) : password
-        return broker
     }
 }

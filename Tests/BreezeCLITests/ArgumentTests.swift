@@ -58,12 +58,15 @@ import Glibc
         (["watch", "--waybar", "--i3bar"], "--waybar and --i3bar: one or the other"),
         (["watch", "--once"], "--once prints one line: it goes with --format, --waybar or --i3bar"),
         (["watch", "--once", "--json", "--waybar"], "--once prints one line: it goes with --format, --waybar or --i3bar"),
-        (["fleet"], "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port]"),
-        (["fleet", "--watch"], "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port]"),
-        (["--mqtt", "mqtt://broker.lan", "status"], "--mqtt, --ca-file and --watch go with fleet"),
-        (["air", "--watch"], "--mqtt, --ca-file and --watch go with fleet"),
+        (["fleet", "--config", "/nonexistent/breezed.conf"], "cannot read /nonexistent/breezed.conf: it does not exist"),
+        (["fleet", "--watch", "--config", "/dev/null"],
+         "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port], or [mqtt] url in /dev/null"),
+        (["fleet", "--mqtt", "mqtt://broker.lan", "--config", "/dev/null"], "--mqtt and --config: one or the other"),
+        (["--mqtt", "mqtt://broker.lan", "status"], "--mqtt, --ca-file, --config and --watch go with fleet"),
+        (["--config", "/dev/null", "status"], "--mqtt, --ca-file, --config and --watch go with fleet"),
+        (["air", "--watch"], "--mqtt, --ca-file, --config and --watch go with fleet"),
         (["fleet", "--mqtt", "mqtt://broker.lan", "extra"],
-         "usage: breezectl fleet --mqtt <url> [--ca-file <path>] [--json] [--watch]"),
+         "usage: breezectl fleet [--mqtt <url> | --config <path>] [--ca-file <path>] [--json] [--watch]"),
         (["fleet", "--mqtt", "http://broker.lan"],
          "--mqtt: expected an mqtt:// or mqtts:// URL, found \"http://broker.lan\""),
         (["fleet", "--mqtt", "mqtt://broker.lan:70000"], "--mqtt: the port 70000 is not from 1 to 65535"),
@@ -137,7 +140,7 @@ import Glibc
 
     @Test func helpForFleetListsItsOwnOptionsThenTheGlobalOnes() throws {
         let help = Self.run(["fleet", "--help"]).output
-        #expect(help.contains("USAGE: breezectl fleet --mqtt <url> [--ca-file <path>] [--json] [--watch]\n"))
+        #expect(help.contains("USAGE: breezectl fleet [--mqtt <url> | --config <path>] [--ca-file <path>] [--json] [--watch]\n"))
         let mqtt = try #require(help.range(of: "\n  --mqtt <url>            The broker: mqtt[s]://"), "\(help)")
         let caFile = try #require(help.range(of: "\n  --ca-file <path>        The authority an mqtts://"), "\(help)")
         let watch = try #require(help.range(of: "\n  --watch                 After the list"), "\(help)")

@@ -275,7 +275,7 @@ import Glibc
         let folder = try BreezedProcess.makeFolder()
         try "s3cret pass\n".write(toFile: folder + "/password", atomically: true, encoding: .utf8)
         try "wrong\n".write(toFile: folder + "/wrong", atomically: true, encoding: .utf8)
-        try "[mqtt]\nurl = \(broker.url(user: "breeze"))\nnode = epsilon\npassword_file = \(folder)/password\n".write(
+        try "[mqtt]\nurl = \(broker.url(user: "breeze"))  # the broker\nnode = epsilon\npassword_file = \(folder)/password\n".write(
             toFile: folder + "/good.conf", atomically: true, encoding: .utf8)
         try "[mqtt]\nurl = \(broker.url(user: "breeze"))\nnode = zeta\npassword_file = \(folder)/wrong\n".write(
             toFile: folder + "/bad.conf", atomically: true, encoding: .utf8)
@@ -292,6 +292,14 @@ import Glibc
         #expect(refused.output.contains("check the user in [mqtt] url and password_file"), "\(refused.output)")
         #expect(!refused.output.contains("mosquitto_"), "\(refused.output)")
         #expect(watcher.latest["breeze/zeta/availability"] == nil)
+
+        // fleet with no --mqtt: the broker, the user and the password file from the configuration's [mqtt].
+        let fleet = try await BreezedProcess.breezectl(["fleet", "--config", folder + "/good.conf", "--json"])
+        #expect(fleet.status == 0, "\(fleet.errors)")
+        #expect(fleet.output.contains("\"node\":\"epsilon\""), "\(fleet.output)")
+        let wrong = try await BreezedProcess.breezectl(["fleet", "--config", folder + "/bad.conf"])
+        #expect(wrong.status == 69, "\(wrong.errors)")
+        #expect(wrong.errors.contains("not authorised"), "\(wrong.errors)")
         await good.stop()
         await bad.stop()
         await watcher.stop()

@@ -1,3 +1,4 @@
+import BreezeCore
 import BreezeDaemon
 import BreezeGPSD
 import Foundation

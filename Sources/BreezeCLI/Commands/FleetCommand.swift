@@ -5,18 +5,23 @@ import BreezeMQTT
 struct FleetCommand: BreezectlCommand {
     static let help = CommandHelp(
         abstract: "List every breezed publishing to an MQTT broker: place, fix age, AQI, availability.",
-        usage: "fleet --mqtt <url> [--ca-file <path>] [--json] [--watch]",
+        usage: "fleet [--mqtt <url> | --config <path>] [--ca-file <path>] [--json] [--watch]",
         options: """
               --mqtt <url>            The broker: mqtt[s]://[user[:password]@]host[:port].
+              --config <path>         breezed's configuration, whose [mqtt] url, password_file and
+                                      ca_file name the broker when --mqtt is not given
+                                      (default: /etc/breezed/breezed.conf).
               --ca-file <path>        The authority an mqtts:// broker's certificate is checked against
                                       (default: the system's).
               --watch                 After the list, print each node again when it changes, until
                                       interrupted.
             """,
-        discussion: "fleet reads the broker, not breezed: each node's retained topics (breeze/<node>/...). With "
+        discussion: "fleet reads the broker, not breezed: each node's retained topics (breeze/<node>/...). "
+            + "Without --mqtt, the broker is breezed's own ([mqtt] in its configuration). With "
             + "--json, one NODE object per line. --timeout is how long to wait for the broker (default: 10); "
             + "exits 69 when it cannot be reached within it.",
         examples: [
+            ("breezectl fleet", "the fleet on the broker this machine's breezed publishes to"),
             (
                 "breezectl fleet --mqtt mqtt://broker.lan",
                 "each node's place, the age of its fix, its AQI and whether "
@@ -33,21 +38,17 @@ struct FleetCommand: BreezectlCommand {
             ),
         ])
 
-    var broker: MQTTBroker
+    var broker: FleetBroker
 
-    /// The broker's URL checked before anything connects: a bad one is a usage error.
+    /// The broker checked before anything connects: a bad URL or configuration is a usage error.
     init(_ context: CommandContext) throws(CLIError) {
-        do throws(MQTTError) {
-            broker = try MQTTBroker(url: context.arguments.mqtt ?? "")
-        } catch {
-            throw CLIError(.usage, "--mqtt: \(error.message)")
-        }
+        broker = try FleetBroker(context.arguments)
     }
 
     func run(_ context: CommandContext) throws(CLIError) {
         let arguments = context.arguments
         try Fleet(
-            broker: broker, caFile: arguments.caFile, json: context.json, watch: arguments.watch,
+            broker: broker.broker, caFile: broker.caFile, json: context.json, watch: arguments.watch,
             timeout: context.timeout, output: context.output
         ).run()
     }

@@ -1,6 +1,3 @@
-import BreezeCore
-import FoundationEssentials
-
 /// An INI file in the style of `geoclue.conf`: `[section]` headers, `key=value` lines, `#` or `;` comments, on a line
 /// of their own or after a value (after a space or a tab).
 public struct ConfigurationFile: Sendable {
@@ -11,6 +8,8 @@ public struct ConfigurationFile: Sendable {
 
     /// The largest configuration file read.
     public static let maximumSize = 1 << 20
+    /// Where breezed's configuration is unless `--config` says otherwise; `breezectl fleet` reads its `[mqtt]`.
+    public static let breezedDefaultPath = "/etc/breezed/breezed.conf"
 
     public let name: String
     /// Section → key → entry; keys before any section fall in "".
