@@ -51,6 +51,9 @@ struct Dashboard {
             parts[0] += "; last refresh failed"
             if !reasonsSaidOnce.contains(failure) { parts.append(failure) }
         }
+        if let retry = message["retry_at"]?.displayText.flatMap(Self.parse), retry > now {
+            parts[parts.count - 1] += "; next try in \(Self.age((retry - now).rounded(.up)))"
+        }
         return dim("(" + parts.joined(separator: ": ") + ")")
     }
 

@@ -2,8 +2,8 @@ import BreezeCore
 
 /// Which updates a text `watch` prints: a line when what it shows changed. For `LOCATION` and `PERMISSION`, the
 /// line past the time it begins with (a `LOCATION` sent for each fix of a parked receiver shows the same); for a
-/// dataset, its object but for its age (a retry that fails for the same reason is no news), and but for `fetched`
-/// unless it is fresh (new data, then, even with the same values).
+/// dataset, its object but for its age and the time of its next try (a retry that fails for the same reason is no
+/// news), and but for `fetched` unless it is fresh (new data, then, even with the same values).
 struct WatchNews {
     private var shown: [String: String] = [:]
 
@@ -20,6 +20,6 @@ struct WatchNews {
             return String(line.drop { $0 != " " })
         }
         let fresh = message["state"]?.stringValue == "fresh"
-        return JSONValue.object(members.filter { $0.0 != "age_s" && (fresh || $0.0 != "fetched") }).encoded()
+        return JSONValue.object(members.filter { !["age_s", "retry_at"].contains($0.0) && (fresh || $0.0 != "fetched") }).encoded()
     }
 }

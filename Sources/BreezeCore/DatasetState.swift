@@ -43,13 +43,19 @@ public struct DatasetState<Report: Hashable & Sendable>: Hashable, Sendable {
     /// Why the last attempt failed, while the report is still `fresh` (a refresh that failed leaves fresh data
     /// fresh); nil otherwise.
     public var lastFailure: String?
+    /// Seconds since 1970 when the next attempt is due, after one that failed; nil otherwise.
+    public var retryAt: Double?
 
-    public init(place: Place, status: DatasetStatus, report: Report?, fetchedAt: Double?, lastFailure: String? = nil) {
+    public init(
+        place: Place, status: DatasetStatus, report: Report?, fetchedAt: Double?, lastFailure: String? = nil,
+        retryAt: Double? = nil
+    ) {
         self.place = place
         self.status = status
         self.report = report
         self.fetchedAt = fetchedAt
         self.lastFailure = lastFailure
+        self.retryAt = retryAt
     }
 
     /// Seconds since the report was fetched, at `now`.

@@ -27,7 +27,7 @@ extension Daemon {
             update.dataset, status: update.status, place: update.place, report: update.report,
             fetchedAt: update.fetchedAt, now: publishedAt,
             freshFor: configuration.refresh[update.dataset] ?? update.dataset.defaultFreshness,
-            lastFailure: update.lastFailure)
+            lastFailure: update.lastFailure, retryAt: update.retryAt)
         server?.publish(message)
         for key in refreshWaits.keys {
             refreshWaits[key]!.record(update, publishedAt: publishedAt)

@@ -12,6 +12,8 @@ public struct DataUpdate: Hashable, Sendable {
     public let fetchedAt: Double?
     /// Why the last attempt failed, while the report is still fresh (`DatasetState.lastFailure`).
     public let lastFailure: String?
+    /// When the next attempt is due, after one that failed (`DatasetState.retryAt`).
+    public let retryAt: Double?
 
     public init<Report: DatasetReport>(_ state: DatasetState<Report>) {
         dataset = Report.dataset
@@ -20,18 +22,20 @@ public struct DataUpdate: Hashable, Sendable {
         report = state.report
         fetchedAt = state.fetchedAt
         lastFailure = state.lastFailure
+        retryAt = state.retryAt
     }
 
     /// The update as the state of the dataset whose report is `Report`, or nil when it is another dataset.
     public func state<Report: DatasetReport>(as type: Report.Type) -> DatasetState<Report>? {
         guard dataset == Report.dataset else { return nil }
         return DatasetState(
-            place: place, status: status, report: report as? Report, fetchedAt: fetchedAt, lastFailure: lastFailure)
+            place: place, status: status, report: report as? Report, fetchedAt: fetchedAt, lastFailure: lastFailure,
+            retryAt: retryAt)
     }
 
     public static func == (left: DataUpdate, right: DataUpdate) -> Bool {
         left.dataset == right.dataset && left.place == right.place && left.status == right.status
-            && left.fetchedAt == right.fetchedAt && left.lastFailure == right.lastFailure
+            && left.fetchedAt == right.fetchedAt && left.lastFailure == right.lastFailure && left.retryAt == right.retryAt
             && left.hashableReport == right.hashableReport
     }
 
@@ -41,6 +45,7 @@ public struct DataUpdate: Hashable, Sendable {
         hasher.combine(status)
         hasher.combine(fetchedAt)
         hasher.combine(lastFailure)
+        hasher.combine(retryAt)
         hasher.combine(hashableReport)
     }
 

@@ -90,15 +90,16 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
                         "fetch.failed dataset=\(dataset.rawValue) place=\"\(place.displayName)\" code=\(error.code.rawValue) reason=\"\(error.reason)\""
                             + (repeats > 0 ? " previous_repeated=\(repeats)" : ""))
                 }
-                if let entry = last, now() - entry.fetchedAt < freshness, status(of: entry.report) == .fresh {
-                    // Fresh data stays fresh when a refresh fails; the failure goes with it.
-                    await send(status(of: entry.report), entry, lastFailure: reason)
-                } else {
-                    await send(last == nil ? .failed(reason: reason) : .stale(reason: reason), last)
-                }
                 var delay = backoff.nextDelay()
                 if !error.isRetryable { delay = max(delay, configuration.refusedRetry) }
                 if let retryAfter = error.retryAfter { delay = max(delay, retryAfter) }
+                let retryAt = now() + delay
+                if let entry = last, now() - entry.fetchedAt < freshness, status(of: entry.report) == .fresh {
+                    // Fresh data stays fresh when a refresh fails; the failure goes with it.
+                    await send(status(of: entry.report), entry, lastFailure: reason, retryAt: retryAt)
+                } else {
+                    await send(last == nil ? .failed(reason: reason) : .stale(reason: reason), last, retryAt: retryAt)
+                }
                 guard (try? await environment.clock.sleep(seconds: delay)) != nil else { return }
             }
         }
@@ -108,11 +109,14 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
         report.unavailableReason.map { .unavailable(reason: $0) } ?? .fresh
     }
 
-    private func send(_ status: DatasetStatus, _ entry: DataCache.Entry<Report>?, lastFailure: String? = nil) async {
+    private func send(
+        _ status: DatasetStatus, _ entry: DataCache.Entry<Report>?, lastFailure: String? = nil,
+        retryAt: Double? = nil
+    ) async {
         await environment.publish(
             DataUpdate(
                 DatasetState(
                     place: place, status: status, report: entry?.report, fetchedAt: entry?.fetchedAt,
-                    lastFailure: lastFailure)))
+                    lastFailure: lastFailure, retryAt: retryAt)))
     }
 }

@@ -7,7 +7,7 @@ public enum DatasetMessage {
     public static func message<Report: DatasetReport>(_ state: DatasetState<Report>, now: Double) -> JSONValue {
         message(
             Report.dataset, status: state.status, place: state.place, report: state.report,
-            fetchedAt: state.fetchedAt, now: now, lastFailure: state.lastFailure)
+            fetchedAt: state.fetchedAt, now: now, lastFailure: state.lastFailure, retryAt: state.retryAt)
     }
 
     /// The same for a report known only as `any DatasetReport` (as the pipeline publishes it).
@@ -15,12 +15,14 @@ public enum DatasetMessage {
     /// clock has made old since it was sent; nil leaves it out.
     public static func message(
         _ dataset: Dataset, status: DatasetStatus, place: Place, report: (any DatasetReport)?, fetchedAt: Double?,
-        now: Double, freshFor: Double? = nil, lastFailure: String? = nil
+        now: Double, freshFor: Double? = nil, lastFailure: String? = nil, retryAt: Double? = nil
     ) -> JSONValue {
         var members: [(String, JSONValue)] = [("class", .string(dataset.className)), ("state", .string(status.name))]
         if let reason = status.reason { members.append(("reason", .string(reason))) }
         // Since proto_minor 7: fresh data whose last refresh failed says why.
         if let lastFailure { members.append(("last_failure", .string(lastFailure))) }
+        // Since proto_minor 8: after a failed attempt, when the next one is due.
+        if let retryAt { members.append(("retry_at", Timestamp.json(retryAt))) }
         members += [
             ("place", .string(place.displayName)), ("place_id", .number(Double(place.id))),
             ("fetched", fetchedAt.map(Timestamp.json) ?? .null),

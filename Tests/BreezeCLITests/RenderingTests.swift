@@ -1,4 +1,5 @@
 import BreezeCLI
+import Foundation
 import Testing
 
 /// The text breezectl prints for each kind of reply, exactly, without colour.
@@ -71,7 +72,10 @@ import Testing
     /// A text watch prints a line when something shown changes: not for each retry failing alike (whose age
     /// grows), not for each fix of a parked receiver.
     @Test func textWatchPrintsALineWhenWhatItShowsChanges() {
-        let failed = (0..<12).map { #"{"class":"AIR","state":"failed","reason":"transport: no network","age_s":\#($0 * 60)}"# }
+        // Each retry fails alike, with its own age and its own next try: no news.
+        let failed = (0..<12).map {
+            #"{"class":"AIR","state":"failed","reason":"transport: no network","age_s":\#($0 * 60),"retry_at":"2026-12-07T10:\#(10 + $0):00.000Z"}"#
+        }
         let other = #"{"class":"AIR","state":"failed","reason":"server-error: HTTP 503","age_s":800}"#
         let text = ReplyText.watchText(failed + [other])
         #expect(text.split(separator: "\n").count == 2, "\(text)")
@@ -102,6 +106,13 @@ import Testing
         // Fresh data whose refresh failed stays fresh, and says so.
         let kept = #"{"class":"AIR","state":"fresh","last_failure":"transport: no network","us_aqi":null}"#
         #expect(Self.render(kept, "air") == "Air quality (fresh; last refresh failed: transport: no network)\n")
+        // After a failed attempt, when the next one is due; a time already past says nothing.
+        let soon = Date(timeIntervalSinceNow: 125).ISO8601Format()
+        let retrying = #"{"class":"AIR","state":"failed","reason":"transport: no network","retry_at":"\#(soon)"}"#
+        #expect(Self.render(retrying, "air") == "Air quality (failed: transport: no network; next try in 2 min)\n")
+        let past = Date(timeIntervalSinceNow: -5).ISO8601Format()
+        let due = #"{"class":"AIR","state":"failed","reason":"transport: no network","retry_at":"\#(past)"}"#
+        #expect(Self.render(due, "air") == "Air quality (failed: transport: no network)\n")
         #expect(Self.render(#"{"class":"AIR","state":"offline"}"#, "air", json: true) == "{\"class\":\"AIR\",\"state\":\"offline\"}\n")
     }
 

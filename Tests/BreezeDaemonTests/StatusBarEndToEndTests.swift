@@ -172,6 +172,10 @@ struct StatusBarEndToEndTests {
         #expect(Self.classes(kept) == ["good"], "\(kept)")
         let tooltip = kept["tooltip"] as? String ?? ""
         #expect(tooltip.contains("AQI 26 Good (fresh, ") && tooltip.contains("; last refresh failed: server-error: HTTP 500"), "\(tooltip)")
+        // The object says when the next try is due (a time the bar counts down to while it is ahead).
+        let air = object(try await daemon.ctl(["--json", "air"]).output)
+        #expect((air["last_failure"] as? String)?.hasPrefix("server-error: HTTP 500") == true, "\(air)")
+        #expect((air["retry_at"] as? String)?.hasSuffix("Z") == true, "\(air)")
         await daemon.stop()
     }
 

@@ -155,8 +155,9 @@ import Testing
             elapsed += delay
         }
         #expect(elapsed >= 600)
-        // The last attempt has failed once the run waits for the next.
+        // The last attempt has failed once the run waits for the next, and its state says when that is.
         #expect(await clock.waitForSleep(.seconds(60)))
+        #expect(rig.last(.air)?.retryAt == clock.wallTime + 60, "\(String(describing: rig.last(.air)?.retryAt))")
         let attempts = try await fixture.requests().filter { $0.query.contains("us_aqi") }.count
         #expect(attempts >= 12, "\(attempts)")
         let failedLines = rig.logged.all.filter { $0.hasPrefix("fetch.failed dataset=air") }
