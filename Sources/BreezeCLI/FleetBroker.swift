@@ -56,7 +56,7 @@ struct FleetBroker {
         let bytes: [UInt8]?
         do throws(SystemCallError) {
             bytes = try AtomicFile.read(path, limit: ConfigurationFile.maximumSize)
-        } catch where error.errno == EACCES {
+        } catch  where error.errno == EACCES {
             throw CLIError(.notPermitted, "cannot read \(path): \(error.reason); give the broker with --mqtt")
         } catch {
             throw CLIError(.usage, "cannot read \(path): \(error.reason); give the broker with --mqtt")

@@ -20,6 +20,8 @@ struct WatchNews {
             return String(line.drop { $0 != " " })
         }
         let fresh = message["state"]?.stringValue == "fresh"
-        return JSONValue.object(members.filter { !["age_s", "retry_at"].contains($0.0) && (fresh || $0.0 != "fetched") }).encoded()
+        return JSONValue.object(
+            members.filter { !["age_s", "retry_at"].contains($0.0) && (fresh || $0.0 != "fetched") }
+        ).encoded()
     }
 }

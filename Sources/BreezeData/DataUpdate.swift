@@ -35,7 +35,8 @@ public struct DataUpdate: Hashable, Sendable {
 
     public static func == (left: DataUpdate, right: DataUpdate) -> Bool {
         left.dataset == right.dataset && left.place == right.place && left.status == right.status
-            && left.fetchedAt == right.fetchedAt && left.lastFailure == right.lastFailure && left.retryAt == right.retryAt
+            && left.fetchedAt == right.fetchedAt && left.lastFailure == right.lastFailure
+            && left.retryAt == right.retryAt
             && left.hashableReport == right.hashableReport
     }
 
