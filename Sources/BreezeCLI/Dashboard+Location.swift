@@ -28,7 +28,10 @@ extension Dashboard {
                     + "breezed.conf, or wait for a fix")
         }
         if let permission {
-            let state = permission["state"]?.displayText ?? "?"
+            var state = permission["state"]?.displayText ?? "?"
+            if let retry = permission["retry_at"]?.displayText.flatMap(Self.parse), retry > now {
+                state += " (retrying in \(Self.age((retry - now).rounded(.up))))"
+            }
             lines.append("  Location: \(state) — \(permission["message"]?.displayText ?? "")")
             if message?["stand_in"]?.stringValue == StandIn.selected.rawValue {
                 lines.append(

@@ -36,11 +36,21 @@ public struct PermissionReason: Hashable, Sendable, Codable {
     public var code: Code
     public var message: String
     public var hint: String?
+    /// When the source that was lost is tried next (seconds since 1970), where it retries by itself.
+    public var retryAt: Double?
 
-    public init(code: Code, message: String, hint: String? = nil) {
+    public init(code: Code, message: String, hint: String? = nil, retryAt: Double? = nil) {
         self.code = code
         self.message = message
         self.hint = hint
+        self.retryAt = retryAt
+    }
+
+    /// The same reason, with the time of the next try.
+    public func retrying(at time: Double) -> PermissionReason {
+        var reason = self
+        reason.retryAt = time
+        return reason
     }
 
     /// The reason given while the user has location switched off.
@@ -107,6 +117,17 @@ public enum LocationPermission: Hashable, Sendable {
 
     public var hint: String? {
         reason?.hint
+    }
+
+    /// The state but for the time of the next try: what a person is told changed only when this did.
+    public var withoutRetryTime: LocationPermission {
+        switch self {
+        case .unavailable(var reason):
+            reason.retryAt = nil
+            return .unavailable(reason)
+        default:
+            return self
+        }
     }
 
     public var isAuthorized: Bool {

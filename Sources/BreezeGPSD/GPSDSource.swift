@@ -91,13 +91,19 @@ public final class GPSDSource: LocationSource {
         var throttle = UnchangedFixThrottle(interval: unchangedFixInterval)
         while !isStopped {
             events.yield(.connecting)
+            var failure: GPSDError?
             do {
                 try session(events, backoff: &backoff, filter: &filter, throttle: &throttle)
             } catch {
-                events.yield(.lost(Self.reason(for: error, address: address)))
+                failure = error
+            }
+            let delay = backoff.nextDelay()
+            if let failure {
+                let reason = Self.reason(for: failure, address: address)
+                events.yield(.lost(reason.retrying(at: clock.wallTime + delay)))
             }
             if isStopped { break }
-            waitForBackoff(seconds: backoff.nextDelay())
+            waitForBackoff(seconds: delay)
         }
     }
 

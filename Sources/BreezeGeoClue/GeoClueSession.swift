@@ -4,8 +4,11 @@ import FoundationEssentials
 /// One connection's worth of GeoClue: from connecting to the bus until GeoClue or the bus goes away.
 struct GeoClueSession {
     enum Outcome {
-        /// The session ended (GeoClue exited, the bus dropped us, a call failed); `hadFix` resets the backoff.
-        case ended(hadFix: Bool)
+        /// The session ended (GeoClue exited, the bus dropped us, a call failed), and why; `hadFix` resets the
+        /// backoff. The source reports the loss with the time of its next try.
+        case lost(PermissionReason, hadFix: Bool)
+        /// The source was stopped.
+        case stopped
         /// GeoClue's policy refused us; asking again soon would be refused again.
         case refused
     }
@@ -28,16 +31,15 @@ struct GeoClueSession {
         do {
             bus = try await BusConnection.system(address: configuration.busAddress)
         } catch {
-            continuation.yield(
-                .lost(
-                    Reason(
-                        code: .notRunning, message: "cannot reach GeoClue: \(error.message)",
-                        hint: "is dbus running ('systemctl status dbus')?")))
-            return .ended(hadFix: false)
+            return .lost(
+                Reason(
+                    code: .notRunning, message: "cannot reach GeoClue: \(error.message)",
+                    hint: "is dbus running ('systemctl status dbus')?"),
+                hadFix: false)
         }
         guard source.register(bus) else {
             bus.close()
-            return .ended(hadFix: false)
+            return .stopped
         }
         defer {
             _ = source.register(nil)
@@ -165,12 +167,11 @@ struct GeoClueSession {
             if signal.member == "NameOwnerChanged", signal.arguments.count == 3,
                 signal.arguments[0].string == GeoClueSource.service, signal.arguments[2].string == ""
             {
-                continuation.yield(
-                    .lost(
-                        Reason(
-                            code: .lost, message: "GeoClue exited; breezed reconnects when it is back",
-                            hint: "GeoClue starts on demand; if it keeps failing, see 'journalctl -u geoclue'")))
-                return .ended(hadFix: hadFix)
+                return .lost(
+                    Reason(
+                        code: .lost, message: "GeoClue exited; breezed reconnects when it is back",
+                        hint: "GeoClue starts on demand; if it keeps failing, see 'journalctl -u geoclue'"),
+                    hadFix: hadFix)
             }
             guard signal.member == "LocationUpdated", signal.path == client, signal.arguments.count == 2,
                 let location = signal.arguments[1].string
@@ -188,19 +189,17 @@ struct GeoClueSession {
                 if error.name == BusError.disconnectedName { break }
             }
         }
-        if Task.isCancelled { return .ended(hadFix: hadFix) }
-        continuation.yield(
-            .lost(
-                Reason(
-                    code: .lost, message: "lost the system bus connection to GeoClue", hint: "is dbus running?")))
-        return .ended(hadFix: hadFix)
+        if Task.isCancelled { return .stopped }
+        return .lost(
+            Reason(code: .lost, message: "lost the system bus connection to GeoClue", hint: "is dbus running?"),
+            hadFix: hadFix)
     }
 
     static let allowHint =
         "allow it in /etc/geoclue/geoclue.conf: a [breezed] section with allowed=true, "
         + "system=true and users= empty (or listing breezed's user), then restart geoclue"
 
-    /// Turns a failed call into the source's "lost" report.
+    /// Turns a failed call into the session's end, with the reason the source reports.
     private func lost(_ error: BusError, doing what: String) -> Outcome {
         let reason: Reason
         if error.isServiceUnknown {
@@ -214,8 +213,7 @@ struct GeoClueSession {
         } else {
             reason = Reason(code: .lost, message: "GeoClue failed while \(what): \(error.message)", hint: nil)
         }
-        continuation.yield(.lost(reason))
-        return .ended(hadFix: false)
+        return .lost(reason, hadFix: false)
     }
 
     /// GeoClue's accuracy levels: 0 (none) to 8 (exact).

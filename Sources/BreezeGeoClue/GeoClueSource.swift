@@ -106,9 +106,12 @@ public final class GeoClueSource: LocationSource {
             if Task.isCancelled { break }
             let delay: Double
             switch outcome {
-            case .ended(let hadFix):
+            case .stopped:
+                return
+            case .lost(let reason, let hadFix):
                 if hadFix { backoff.reset() }
                 delay = backoff.nextDelay()
+                continuation.yield(.lost(reason.retrying(at: configuration.clock.wallTime + delay)))
             case .refused:
                 delay = configuration.refusedRetry
             }

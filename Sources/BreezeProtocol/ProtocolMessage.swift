@@ -7,7 +7,7 @@ public enum ProtocolMessage {
     /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`; 3: `mqtt` in the `VERSION`
     /// answering `version`, `online` for `search`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 8
+    public static let protocolMinor = 9
 
     /// Sent on connect, and answering `version` with `extra` after the fixed members (`mqtt`: the broker link's
     /// state, when breezed publishes to one).
@@ -26,6 +26,8 @@ public enum ProtocolMessage {
         if let reason = state.reason { members.append(("reason", .string(reason.code.rawValue))) }
         members.append(("message", .string(state.message)))
         if let hint = state.hint { members.append(("hint", .string(hint))) }
+        // Since proto_minor 9.
+        if let retryAt = state.reason?.retryAt { members.append(("retry_at", Timestamp.json(retryAt))) }
         return .object(members)
     }
 

@@ -170,6 +170,16 @@ import Testing
         #expect(Self.render(#"{"class":"AIR","state":"fresh"}"#, "where", json: true) == "{\"class\":\"LOCATION\",\"name\":null}\n")
     }
 
+    /// A source that retries by itself says when; a time already past says nothing.
+    @Test func anUnavailableSourceSaysWhenItIsTriedNext() {
+        func permission(retryIn seconds: Double) -> String {
+            let time = Date(timeIntervalSinceNow: seconds).ISO8601Format()
+            return #"{"class":"PERMISSION","state":"unavailable","reason":"not-running","message":"gpsd is not running on 127.0.0.1:2947","retry_at":"\#(time)"}"#
+        }
+        #expect(Self.render(permission(retryIn: 125), "where").hasSuffix("\n  Location: unavailable (retrying in 2 min) — gpsd is not running on 127.0.0.1:2947\n"))
+        #expect(Self.render(permission(retryIn: -5), "where").hasSuffix("\n  Location: unavailable — gpsd is not running on 127.0.0.1:2947\n"))
+    }
+
     @Test func watchFillsAFormatFromTheUpdate() {
         #expect(Self.render(#"{"class":"LOCATION","name":"Bern, Switzerland","city":"Bern","country_code":"CH","latitude":46.5}"#, "watch", format: "{city}/{country_code}/{latitude}/{nothing}/{") == "Bern/CH/46.5//{\n")
         #expect(Self.render(Self.air, "watch", format: "AQI {aqi} {aqi_label} pm {pm2_5} o3 {o3}") == "AQI 42 Good pm 12.34 o3 \n")

@@ -142,6 +142,21 @@ import Testing
         #expect(machine.state.name == "unavailable")
     }
 
+    /// A source that fails again for the same reason moves only its next try: the new time is announced (clients
+    /// show "retrying in N s"), and apart from it the state is the same one.
+    @Test func aRetryThatFailsAgainAnnouncesOnlyItsNextTry() {
+        var machine = Self.reached(by: [.requestStarted(.gpsd)])
+        let first = Self.lost.retrying(at: 1_000)
+        let second = Self.lost.retrying(at: 1_002)
+        #expect(machine.handle(.sourceLost(.gpsd, first)) == [.announce(.unavailable(first))])
+        #expect(machine.handle(.requestStarted(.gpsd)) == [])
+        #expect(machine.handle(.sourceLost(.gpsd, second)) == [.announce(.unavailable(second))])
+        #expect(machine.state.reason?.retryAt == 1_002)
+        #expect(machine.state.withoutRetryTime == .unavailable(Self.lost))
+        #expect(LocationPermission.unavailable(first).withoutRetryTime == LocationPermission.unavailable(second).withoutRetryTime)
+        #expect(machine.handle(.sourceLost(.gpsd, second)) == [])
+    }
+
     @Test func stateNamesAreTheWireVocabulary() {
         let names = Self.states.map { $0.machine.state.name }
         #expect(Set(names) == ["not_determined", "requesting", "authorized", "denied", "restricted", "unavailable"])

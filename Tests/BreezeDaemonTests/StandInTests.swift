@@ -128,12 +128,23 @@ struct StandInTests {
         ])
         let watcher = try await Watcher.breezectl(["--socket", daemon.socket, "watch", "--json"])
         defer { watcher.stop() }
-        // Retries after 0.5, 1, 2, 4, 8 and 16 s (each less up to half, at random): past 35 s, the next is ≥ 15 s off.
+        let text = try await Watcher.breezectl(["--socket", daemon.socket, "watch"])
+        defer { text.stop() }
+        // Retries after 0.5, 1, 2, 4, 8 and 16 s (each less up to half, at random): past 35 s, the next is ≥ 10 s off.
         try await Task.sleep(for: .seconds(35))
-        let states = watcher.lines.filter { object($0)["class"] as? String == "PERMISSION" }
-            .compactMap { object($0)["state"] as? String }
+        let permissions = watcher.lines.map(object).filter { $0["class"] as? String == "PERMISSION" }
+        let states = permissions.compactMap { $0["state"] as? String }
         #expect(states.filter { $0 == "requesting" }.count <= 1, "\(states)")
         #expect(states.last == "unavailable", "\(states)")
+        // Each failed retry says when the next is due; people see one line, and the log one notice, for all of them.
+        let retries = permissions.compactMap { $0["retry_at"] as? String }
+        #expect(Set(retries).count >= 4, "\(retries)")
+        let textLines = text.lines.filter { $0.contains(" PERMISSION ") }
+        #expect(textLines.count <= 3 && textLines.last?.contains("PERMISSION unavailable: gpsd is not running") == true, "\(textLines)")
+        let notices = daemon.log().split(separator: "\n").filter { $0.contains(" permission state=unavailable") }
+        #expect(notices.count == 1, "\(notices)")
+        let shown = try await daemon.ctl(["where"])
+        #expect(shown.output.contains("  Location: unavailable (retrying in "), "\(shown.output)")
 
         let gpsd = try await GPSFake(log: DaemonEndToEndTests.drive, port: port, once: false, interval: 0.02)
         #expect(await gpsd.waitUntilListening())

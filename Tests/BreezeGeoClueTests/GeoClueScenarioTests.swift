@@ -178,6 +178,10 @@ struct GeoClueScenarioTests {
         let lost = try #require(service.permissions.last?.reason)
         #expect(lost.message == "GeoClue exited; breezed reconnects when it is back" || lost.message == "GeoClue is not running",
                 "\(lost.message)")
+        // With the time of the next try: within the backoff's cap (1 s) of the loss.
+        let retryAt = try #require(lost.retryAt)
+        let now = SystemServiceClock().wallTime
+        #expect(retryAt > now - 5 && retryAt <= now + 1.5, "\(retryAt - now) s")
         try await rig.startGeoClue()
         rig.fix(Self.frutigen.0, Self.frutigen.1)
         #expect(await service.waitForPermission(timeout: 30) { $0 == .authorized(.geoclue) }, "\(summary(service.permissions))")

@@ -164,6 +164,11 @@ import Testing
         #expect(parsed["state"] == .string("denied"))
         #expect(parsed["reason"] == .string("switched-off"))
         #expect(parsed["hint"]?.stringValue?.contains("breezectl location on") == true)
+        #expect(parsed["retry_at"] == nil)
+        let lost = PermissionReason(code: .notRunning, message: "gpsd is not running on 127.0.0.1:2947")
+        let retrying = try JSONValue.parse(ProtocolMessage.permission(.unavailable(lost.retrying(at: 1_780_000_000.25))).encoded())
+        #expect(retrying["reason"] == .string("not-running"))
+        #expect(retrying["retry_at"] == .string("2026-05-28T20:26:40.250Z"))
     }
 
     @Test func placeCarriesItsDistance() throws {
@@ -181,7 +186,7 @@ import Testing
         let error = ProtocolMessage.error(ProtocolError(.notPermitted, "select needs the breeze group"), id: .string("a"))
         #expect(error.encoded() == #"{"class":"ERROR","code":"not-permitted","message":"select needs the breeze group","id":"a"}"#)
         let reply = ProtocolMessage.reply(ProtocolMessage.version(release: "0.1.0"), id: .number(3))
-        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":8,"id":3}"#)
+        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":9,"id":3}"#)
     }
 
     @Test func locationNamesItsPlaceByGeoNamesIdOrNull() throws {
