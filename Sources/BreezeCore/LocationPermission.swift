@@ -10,6 +10,14 @@ public enum LocationSourceKind: String, CaseIterable, Sendable, Codable {
         case .geoclue: "GeoClue"
         }
     }
+
+    /// The order breezed prefers sources in, lowest first: the receiver through gpsd, then GeoClue.
+    public var rank: Int {
+        switch self {
+        case .gpsd: 0
+        case .geoclue: 1
+        }
+    }
 }
 
 /// Why the machine's location is not (or not yet) available: a sentence for a person and, where they can act,

@@ -53,10 +53,14 @@ public enum LocationPermissionAction: Hashable, Sendable {
 /// - While a source gives fixes (`authorized`), news of another source (connecting, lost, refused) changes
 ///   nothing; a fix from another source hands over to it. Which source to listen to is the location service's
 ///   choice; the machine follows the fixes.
+/// - While `unavailable` tells of one source's trouble, a lower-ranked source's trouble changes nothing: with both
+///   retrying, the state would otherwise take turns between their reasons at every retry.
 public struct LocationPermissionMachine: Hashable, Sendable {
     public private(set) var state: LocationPermission
     /// The privacy switch; while it is off, source events are ignored.
     public private(set) var isEnabled: Bool
+    /// The source whose trouble the `unavailable` state tells of.
+    private var unavailableSource: LocationSourceKind?
 
     /// - Parameter enabled: the privacy switch as the user left it.
     public init(enabled: Bool = true) {
@@ -85,6 +89,8 @@ public struct LocationPermissionMachine: Hashable, Sendable {
         case _ where isAboutAnotherSource(event):
             // Fixes keep coming from the authorized source; another source's troubles are not ours.
             return []
+        case _ where isOutrankedTrouble(event):
+            return []
         case .requestStarted(let source), .sourceConnected(let source):
             // A source retrying after it was lost is not news: the state stays unavailable, with its reason, until
             // the source connects (else every retry would flap between requesting and unavailable).
@@ -97,10 +103,12 @@ public struct LocationPermissionMachine: Hashable, Sendable {
             state = .denied(reason)
         case .accessRestricted(_, let reason):
             state = .restricted(reason)
-        case .sourceLost(_, let reason):
+        case .sourceLost(let source, let reason):
             state = .unavailable(reason)
+            unavailableSource = source
         case .timedOut(let source, let seconds):
             state = .unavailable(Self.noFixReason(source: source, seconds: seconds, hadFix: before.isAuthorized))
+            unavailableSource = source
         }
 
         if state == before { return actions }
@@ -116,6 +124,15 @@ public struct LocationPermissionMachine: Hashable, Sendable {
         guard case .authorized(let current) = state, let source = event.source, source != current else { return false }
         if case .fixReceived = event { return false }
         return true
+    }
+
+    /// True for a loss or a silence of a source ranked below the one whose trouble is shown.
+    private func isOutrankedTrouble(_ event: LocationPermissionEvent) -> Bool {
+        guard case .unavailable = state, let shown = unavailableSource else { return false }
+        switch event {
+        case .sourceLost(let source, _), .timedOut(let source, _): return source.rank > shown.rank
+        default: return false
+        }
     }
 
     static func noFixReason(source: LocationSourceKind, seconds: Int, hadFix: Bool) -> PermissionReason {

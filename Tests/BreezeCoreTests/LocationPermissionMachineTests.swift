@@ -157,6 +157,28 @@ import Testing
         #expect(machine.handle(.sourceLost(.gpsd, second)) == [])
     }
 
+    /// gpsd and GeoClue both down, each retrying: the state stays with gpsd's reason (the higher-ranked source)
+    /// instead of taking turns. GeoClue's trouble shows while gpsd has none to show, and gpsd's replaces it.
+    @Test func twoSourcesRetryingDoNotTakeTurns() {
+        let gpsdDown = PermissionReason(code: .notRunning, message: "gpsd is not running")
+        let noBus = PermissionReason(code: .notRunning, message: "cannot reach GeoClue")
+        var machine = Self.reached(by: [.requestStarted(.gpsd), .requestStarted(.geoclue)])
+        #expect(machine.handle(.sourceLost(.gpsd, gpsdDown.retrying(at: 1))) == [.announce(.unavailable(gpsdDown.retrying(at: 1)))])
+        #expect(machine.handle(.sourceLost(.geoclue, noBus.retrying(at: 2))) == [])
+        #expect(machine.handle(.timedOut(.geoclue, seconds: 30)) == [])
+        #expect(machine.handle(.sourceLost(.gpsd, gpsdDown.retrying(at: 3))) == [.announce(.unavailable(gpsdDown.retrying(at: 3)))])
+        #expect(machine.handle(.sourceLost(.geoclue, noBus.retrying(at: 4))) == [])
+        #expect(machine.state.reason?.message == "gpsd is not running")
+
+        var geoclueFirst = Self.reached(by: [.sourceLost(.geoclue, noBus)])
+        #expect(geoclueFirst.state.reason?.message == "cannot reach GeoClue")
+        #expect(geoclueFirst.handle(.sourceLost(.gpsd, gpsdDown)) == [.announce(.unavailable(gpsdDown))])
+        #expect(geoclueFirst.handle(.sourceLost(.geoclue, noBus)) == [])
+        // Once another state came between, GeoClue's trouble is news again.
+        _ = geoclueFirst.handle(.sourceConnected(.geoclue))
+        #expect(geoclueFirst.handle(.timedOut(.geoclue, seconds: 30)).count == 1)
+    }
+
     @Test func stateNamesAreTheWireVocabulary() {
         let names = Self.states.map { $0.machine.state.name }
         #expect(Set(names) == ["not_determined", "requesting", "authorized", "denied", "restricted", "unavailable"])

@@ -157,6 +157,26 @@ struct StandInTests {
         await gpsd.stop()
     }
 
+    /// Neither gpsd nor GeoClue (the default configuration on a machine with neither): both retry, and the state
+    /// stays with gpsd's reason instead of taking turns with GeoClue's at every retry.
+    @Test func twoSourcesDownDoNotTakeTurns() async throws {
+        let folder = try BreezedProcess.makeFolder()
+        let daemon = try await BreezedProcess(
+            folder: folder, ["--gpsd", "127.0.0.1:\(GPSFake.freePort())", "--offline"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(folder)/no-bus"])
+        let text = try await Watcher.breezectl(["--socket", daemon.socket, "watch"])
+        defer { text.stop() }
+        // gpsd is retried after 0.5, 1, 2, 4 and 8 s, GeoClue after 1, 2, 4 and 8 s (each less up to half).
+        try await Task.sleep(for: .seconds(20))
+        // GeoClue's reason may come first, for as long as gpsd has not answered; from gpsd's on, nothing.
+        let lines = text.lines.filter { $0.contains(" PERMISSION ") }
+        let fromGpsd = lines.drop { !$0.contains("PERMISSION unavailable: gpsd is not running") }
+        #expect(fromGpsd.count == 1 && lines.count <= 2, "\(lines)")
+        let notices = daemon.log().split(separator: "\n").filter { $0.contains(" permission state=unavailable") }
+        #expect(notices.count <= 2 && notices.last?.contains("gpsd is not running") == true, "\(notices)")
+        await daemon.stop()
+    }
+
     /// breezed refuses to start when it could not save a change: its state folder cannot be made, or is not its to
     /// write; the message names the option and the service.
     @Test func anUnwritableStateFolderStopsTheStart() async throws {
