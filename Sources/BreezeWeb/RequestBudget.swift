@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Synchronization
 
 /// Caps the requests a daemon makes per minute, hour and day, well under Open-Meteo's free limits (600 a
@@ -29,9 +28,17 @@ public final class RequestBudget: Sendable {
     private let now: @Sendable () -> Double
     private let state = Mutex(State())
 
-    public init(limits: Limits = Limits(), now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    /// - Parameter now: the time in seconds, from any origin; by default the monotonic clock's since this budget was
+    ///   made. The windows are intervals: a step of the wall clock (NTP setting a Raspberry Pi's clock days forward,
+    ///   or a little back) must neither forget the requests just sent nor count them for days.
+    public init(limits: Limits = Limits(), now: (@Sendable () -> Double)? = nil) {
         self.limits = limits
-        self.now = now
+        let start = ContinuousClock.now
+        self.now =
+            now ?? {
+                let (seconds, attoseconds) = (ContinuousClock.now - start).components
+                return Double(seconds) + Double(attoseconds) / 1e18
+            }
     }
 
     /// Requests admitted since start.
