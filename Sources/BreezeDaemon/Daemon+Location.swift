@@ -14,16 +14,16 @@ extension Daemon {
     func locationEvent(_ event: LocationServiceEvent) {
         switch event {
         case .permission(let permission):
-            let before = shown.permission
+            let isNews = permission.withoutRetryTime != shown.permission.withoutRetryTime
             shown.permission = permission
+            // Refused (GeoClue's policy, the desktop's location switch): nothing derived from a position stays.
+            if case .denied = permission { forgetPositions() }
+            if case .restricted = permission { forgetPositions() }
             server?.publish(ProtocolMessage.permission(permission))
             mqtt.publisher?.publish("permission", ProtocolMessage.permission(permission))
             // A source that failed again for the same reason changes only the time of its next try: no news for the
             // log or the location shown.
-            guard permission.withoutRetryTime != before.withoutRetryTime else { return }
-            // Refused (GeoClue's policy, the desktop's location switch): nothing derived from a position stays.
-            if case .denied = permission { forgetPositions() }
-            if case .restricted = permission { forgetPositions() }
+            guard isNews else { return }
             logger.info("permission", ["state": permission.name, "message": permission.message])
             locationChanged()
         case .position(let update):
