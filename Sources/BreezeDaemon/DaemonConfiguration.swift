@@ -247,8 +247,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     static let maximumGroupEntrySize = 1 << 20
 
     static func url(_ value: String) throws(ValueError) -> URL {
+        // An empty host is nil in Foundation 6.3 and "" in 6.0: "http://" names no server either way.
         guard let url = URL(string: value), let scheme = url.scheme, ["http", "https"].contains(scheme),
-            url.host != nil
+            let host = url.host, !host.isEmpty
         else { throw ValueError("expected an http:// or https:// URL, found \"\(value)\"") }
         return url
     }
