@@ -97,16 +97,26 @@ public final class GeoClueRig: @unchecked Sendable {
     public func startGeoClue() async throws {
         let command = "mount --bind \(folder)/geoclue.conf /etc/geoclue/geoclue.conf && exec setpriv --reuid=geoclue "
             + "--regid=geoclue --clear-groups /usr/libexec/geoclue --timeout=0"
+        let errors = Pipe()
         let process = try await ChildProcess.launch("/usr/bin/unshare", ["-m", "/bin/sh", "-c", command], environment: [
             "DBUS_SYSTEM_BUS_ADDRESS": busAddress, "GSETTINGS_BACKEND": "memory", "GIO_USE_PROXY_RESOLVER": "dummy",
-        ])
+        ], errorOutput: errors)
         geoclue = process
         // Wait until it owns its name.
         let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, process.isRunning {
             if try await hasOwner("org.freedesktop.GeoClue2") { return }
             try await Task.sleep(for: .milliseconds(50))
         }
+        // Ended before it owned its name: say why, rather than leave the tests to find "GeoClue is not running".
+        guard !process.isRunning else { return }
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let hint = said.contains("propagation") ? " (in a chroot, bind the root onto itself first: unshare -m makes / private)" : ""
+        throw RigError(description: "GeoClue did not start\(hint): \(said)")
+    }
+
+    public struct RigError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     public func killGeoClue() async {
