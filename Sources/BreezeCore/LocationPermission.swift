@@ -54,8 +54,8 @@ public struct PermissionReason: Hashable, Sendable, Codable {
         self.retryAt = retryAt
     }
 
-    /// The same reason, with the time of the next try.
-    public func retrying(at time: Double) -> PermissionReason {
+    /// The same reason, with the time of the next try (none: nil).
+    public func retrying(at time: Double?) -> PermissionReason {
         var reason = self
         reason.retryAt = time
         return reason
@@ -130,11 +130,10 @@ public enum LocationPermission: Hashable, Sendable {
     /// The state but for the time of the next try: what a person is told changed only when this did.
     public var withoutRetryTime: LocationPermission {
         switch self {
-        case .unavailable(var reason):
-            reason.retryAt = nil
-            return .unavailable(reason)
-        default:
-            return self
+        case .notDetermined, .requesting, .authorized: self
+        case .denied(let reason): .denied(reason.retrying(at: nil))
+        case .restricted(let reason): .restricted(reason.retrying(at: nil))
+        case .unavailable(let reason): .unavailable(reason.retrying(at: nil))
         }
     }
 

@@ -53,8 +53,9 @@ public enum LocationPermissionAction: Hashable, Sendable {
 /// - While a source gives fixes (`authorized`), news of another source (connecting, lost, refused) changes
 ///   nothing; a fix from another source hands over to it. Which source to listen to is the location service's
 ///   choice; the machine follows the fixes.
-/// - While `unavailable` tells of one source's trouble, a lower-ranked source's trouble changes nothing: with both
-///   retrying, the state would otherwise take turns between their reasons at every retry.
+/// - While `unavailable` tells of one source's trouble (lost, or reached but without a fix), a lower-ranked source's
+///   loss or silence changes nothing: with both retrying, the state would otherwise take turns between their reasons
+///   at every retry. Refusals (denied, restricted) are always shown: they ask something of the user.
 public struct LocationPermissionMachine: Hashable, Sendable {
     public private(set) var state: LocationPermission
     /// The privacy switch; while it is off, source events are ignored.
@@ -90,6 +91,7 @@ public struct LocationPermissionMachine: Hashable, Sendable {
             // Fixes keep coming from the authorized source; another source's troubles are not ours.
             return []
         case _ where isOutrankedTrouble(event):
+            // The higher-ranked source's trouble stays shown (see above).
             return []
         case .requestStarted(let source), .sourceConnected(let source):
             // A source retrying after it was lost is not news: the state stays unavailable, with its reason, until

@@ -14,8 +14,9 @@ extension Daemon {
     func locationEvent(_ event: LocationServiceEvent) {
         switch event {
         case .permission(let permission):
-            let isNews = permission.withoutRetryTime != shown.permission.withoutRetryTime
+            let isNews = permission.withoutRetryTime != shown.announcedPermission
             shown.permission = permission
+            shown.announcedPermission = permission.withoutRetryTime
             // Refused (GeoClue's policy, the desktop's location switch): nothing derived from a position stays.
             if case .denied = permission { forgetPositions() }
             if case .restricted = permission { forgetPositions() }

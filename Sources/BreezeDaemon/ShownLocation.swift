@@ -7,6 +7,9 @@ import BreezeProtocol
 /// changes it, on its actor.
 struct ShownLocation {
     var permission = LocationPermission.notDetermined
+    /// The permission last logged, retry time aside: what a new one is compared with to tell news from a retry.
+    /// Nil until the first, which is news.
+    var announcedPermission: LocationPermission?
     /// The machine's own location: live, or what stands in for it (`Daemon.standIn`); the selection, when there
     /// is one, is shown instead.
     var live: LocationUpdate?

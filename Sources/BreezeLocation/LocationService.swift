@@ -7,7 +7,7 @@ public import BreezePlaces
 /// places index when they move past the movement threshold (so that GPS jitter does not re-trigger naming and data
 /// fetching), and says when no source gives positions (`noPosition`): what stands in then is the daemon's to choose.
 ///
-/// Sources are ranked in the order given (gpsd first, then GeoClue): a lower-ranked source's fixes are used only
+/// Sources are ranked by `LocationSourceKind.rank` (gpsd, then GeoClue): a lower-ranked source's fixes are used only
 /// while every higher-ranked one is down or has had no fix for its timeout; a higher-ranked source's fix takes over
 /// again at once. Each hand-over is an event with its reason.
 public actor LocationService {
@@ -115,7 +115,7 @@ public actor LocationService {
             if continuous(kind) { armFixTimer(for: kind) } else { disarmFixTimer(for: kind) }
             if case .authorized(let active) = machine.state, active != kind {
                 // A lower-ranked source waits while a higher-ranked one has fixes.
-                guard rank(kind) < rank(active) || latest[active] == nil else { return }
+                guard kind.rank < active.rank || latest[active] == nil else { return }
                 continuation.append(.handover(from: active, to: kind, reason: "\(kind.title) has fixes again"))
                 lastNamed = nil
             }
@@ -136,10 +136,6 @@ public actor LocationService {
 
     private func continuous(_ kind: LocationSourceKind) -> Bool {
         sources.first { $0.kind == kind }?.sendsFixesContinuously ?? true
-    }
-
-    private func rank(_ kind: LocationSourceKind) -> Int {
-        sources.firstIndex { $0.kind == kind } ?? Int.max
     }
 
     private func forget(_ kind: LocationSourceKind) {
@@ -176,7 +172,7 @@ public actor LocationService {
                 let lostSource = current?.fix?.source
                 // Another source that is up and has a fix takes over before a stand-in does.
                 if machine.isEnabled,
-                    let next = latest.filter({ $0.key != lostSource }).min(by: { rank($0.key) < rank($1.key) })
+                    let next = latest.filter({ $0.key != lostSource }).min(by: { $0.key.rank < $1.key.rank })
                 {
                     continuation.append(
                         .handover(

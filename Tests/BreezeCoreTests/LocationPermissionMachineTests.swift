@@ -6,6 +6,7 @@ import Testing
     static let refused = PermissionReason(code: .accessDenied, message: "GeoClue refused breezed", hint: "allow it")
     static let policy = PermissionReason(code: .policy, message: "not allowed to act as agent", hint: "whitelist")
     static let lost = PermissionReason(code: .lost, message: "gpsd went away", hint: "start gpsd")
+    static let lostGeoClue = PermissionReason(code: .lost, message: "GeoClue went away", hint: "start geoclue")
 
     /// The states, each reached from a fresh machine by real events.
     static let states: [(name: String, machine: LocationPermissionMachine)] = [
@@ -17,6 +18,7 @@ import Testing
         ("Den", reached(by: [.accessDenied(.geoclue, refused)])),
         ("Res", reached(by: [.accessRestricted(.geoclue, policy)])),
         ("Un", reached(by: [.sourceLost(.gpsd, lost)])),
+        ("Un:c", reached(by: [.sourceLost(.geoclue, lostGeoClue)])),
         ("Off", LocationPermissionMachine(enabled: false)),
     ]
 
@@ -24,36 +26,40 @@ import Testing
         .requestStarted(.gpsd), .requestStarted(.geoclue), .sourceConnected(.gpsd), .sourceConnected(.geoclue),
         .fixReceived(.gpsd), .fixReceived(.geoclue), .accessDenied(.geoclue, refused),
         .accessRestricted(.geoclue, policy), .sourceLost(.gpsd, lost), .timedOut(.gpsd, seconds: 30),
-        .switchedOff, .switchedOn,
+        .switchedOff, .switchedOn, .sourceLost(.geoclue, lostGeoClue), .timedOut(.geoclue, seconds: 30),
     ]
 
     /// Next state for each state (rows) and event (columns, in the order of `events`).
-    /// "Un:wait" is no fix yet; "Un:gone" is a fix that stopped coming.
+    /// "Un:wait" is no fix yet; "Un:gone" is a fix that stopped coming; a trailing "C" marks GeoClue's reason.
+    /// "Un" is gpsd lost, "Un:c" GeoClue lost: gpsd ranks above GeoClue, so GeoClue's trouble does not replace gpsd's.
     static let expected: [String: [String]] = [
-        //         rs:g    rs:c    sc:g    sc:c    fx:g    fx:c    denied  restr.  lost       timeout    off    on
-        "ND":   ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "ND"],
-        "Rq:g": ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Rq:g"],
-        "Rq:c": ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Rq:c"],
-        "Au:g": ["Au:g", "Au:g", "Au:g", "Au:g", "Au:g", "Au:c", "Au:g", "Au:g", "Un:lost", "Un:gone", "Off", "Au:g"],
-        "Au:c": ["Au:c", "Au:c", "Au:c", "Au:c", "Au:g", "Au:c", "Den", "Res", "Au:c", "Au:c", "Off", "Au:c"],
-        "Den":  ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Den"],
-        "Res":  ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Res"],
-        "Un":   ["Un:lost", "Un:lost", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Un:lost"],
-        "Off":  ["Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "ND"],
+        //         rs:g    rs:c    sc:g    sc:c    fx:g    fx:c    denied  restr.  lost:g     timeout:g  off    on      lost:c      timeout:c
+        "ND":   ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "ND", "Un:lostC", "Un:waitC"],
+        "Rq:g": ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Rq:g", "Un:lostC", "Un:waitC"],
+        "Rq:c": ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Rq:c", "Un:lostC", "Un:waitC"],
+        "Au:g": ["Au:g", "Au:g", "Au:g", "Au:g", "Au:g", "Au:c", "Au:g", "Au:g", "Un:lost", "Un:gone", "Off", "Au:g", "Au:g", "Au:g"],
+        "Au:c": ["Au:c", "Au:c", "Au:c", "Au:c", "Au:g", "Au:c", "Den", "Res", "Au:c", "Au:c", "Off", "Au:c", "Un:lostC", "Un:goneC"],
+        "Den":  ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Den", "Un:lostC", "Un:waitC"],
+        "Res":  ["Rq:g", "Rq:c", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Res", "Un:lostC", "Un:waitC"],
+        "Un":   ["Un:lost", "Un:lost", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Un:lost", "Un:lost", "Un:lost"],
+        "Un:c": ["Un:lostC", "Un:lostC", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:wait", "Off", "Un:lostC", "Un:lostC", "Un:waitC"],
+        "Off":  ["Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "Off", "ND", "Off", "Off"],
     ]
 
     /// The actions of each transition, in order, for each state (rows) and event (columns, in the order of `events`):
     /// "ann" announce, "fallback" use the fallback city, "stop" the sources; "" nothing.
     static let expectedActions: [String: [String]] = [
-        "ND":   ["ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", ""],
-        "Rq:g": ["", "ann", "", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", ""],
-        "Rq:c": ["ann", "", "ann", "", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", ""],
-        "Au:g": ["", "", "", "", "", "ann", "", "", "ann fallback", "ann fallback", "ann stop fallback", ""],
-        "Au:c": ["", "", "", "", "ann", "", "ann fallback", "ann fallback", "", "", "ann stop fallback", ""],
-        "Den":  ["ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann", "ann", "ann stop", ""],
-        "Res":  ["ann", "ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann", "ann stop", ""],
-        "Un":   ["", "", "ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann stop", ""],
-        "Off":  ["", "", "", "", "", "", "", "", "", "", "", "ann"],
+        "ND":   ["ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", "", "ann", "ann"],
+        "Rq:g": ["", "ann", "", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", "", "ann", "ann"],
+        "Rq:c": ["ann", "", "ann", "", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", "", "ann", "ann"],
+        "Au:g": ["", "", "", "", "", "ann", "", "", "ann fallback", "ann fallback", "ann stop fallback", "", "", ""],
+        "Au:c": ["", "", "", "", "ann", "", "ann fallback", "ann fallback", "", "", "ann stop fallback", "",
+                 "ann fallback", "ann fallback"],
+        "Den":  ["ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann", "ann", "ann stop", "", "ann", "ann"],
+        "Res":  ["ann", "ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann", "ann stop", "", "ann", "ann"],
+        "Un":   ["", "", "ann", "ann", "ann", "ann", "ann", "ann", "", "ann", "ann stop", "", "", ""],
+        "Un:c": ["", "", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann", "ann stop", "", "", "ann"],
+        "Off":  ["", "", "", "", "", "", "", "", "", "", "", "ann", "", ""],
     ]
 
     static func reached(by events: [LocationPermissionEvent]) -> LocationPermissionMachine {
@@ -80,23 +86,29 @@ import Testing
         case .denied(let reason) where reason.code == .switchedOff: "Off"
         case .denied: "Den"
         case .restricted: "Res"
-        case .unavailable(let reason) where reason.code == .lost: "Un:lost"
-        case .unavailable(let reason) where reason.message.contains("has sent no fix"): "Un:gone"
-        case .unavailable(let reason) where reason.message.contains("no location yet"): "Un:wait"
-        case .unavailable: "Un:?"
+        case .unavailable(let reason): unavailableToken(reason)
         }
+    }
+
+    static func unavailableToken(_ reason: PermissionReason) -> String {
+        let whose = reason.message.hasPrefix("GeoClue") ? "C" : ""
+        if reason.code == .lost { return "Un:lost" + whose }
+        if reason.message.contains("has sent no fix") { return "Un:gone" + whose }
+        if reason.message.contains("no location yet") { return "Un:wait" + whose }
+        return "Un:?"
     }
 
     @Test func theTableCoversEveryStateAndEvent() {
         #expect(Self.expected.count == Self.states.count)
+        #expect((Self.states.count, Self.events.count) == (10, 14), "the arguments of transition(stateIndex:eventIndex:)")
         #expect(Self.expected.values.allSatisfy { $0.count == Self.events.count })
         #expect(Set(Self.expectedActions.keys) == Set(Self.expected.keys))
         #expect(Self.expectedActions.values.allSatisfy { $0.count == Self.events.count })
         #expect(Self.states.map { Self.token($0.machine.state) } ==
-            ["ND", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Off"])
+            ["ND", "Rq:g", "Rq:c", "Au:g", "Au:c", "Den", "Res", "Un:lost", "Un:lostC", "Off"])
     }
 
-    @Test(arguments: 0..<9, 0..<12)
+    @Test(arguments: 0..<10, 0..<14)
     func transition(stateIndex: Int, eventIndex: Int) throws {
         let (name, start) = Self.states[stateIndex]
         let event = Self.events[eventIndex]
@@ -177,6 +189,16 @@ import Testing
         // Once another state came between, GeoClue's trouble is news again.
         _ = geoclueFirst.handle(.sourceConnected(.geoclue))
         #expect(geoclueFirst.handle(.timedOut(.geoclue, seconds: 30)).count == 1)
+
+        // gpsd reached but without a fix is gpsd's trouble too: what the user can do about it (a view of the sky)
+        // is shown over GeoClue's, until gpsd's state changes.
+        var gpsdSilent = Self.reached(by: [.sourceConnected(.gpsd), .timedOut(.gpsd, seconds: 30)])
+        #expect(gpsdSilent.state.reason?.code == .noFix)
+        #expect(gpsdSilent.handle(.sourceLost(.geoclue, noBus)) == [])
+        #expect(gpsdSilent.handle(.sourceLost(.gpsd, gpsdDown)) == [.announce(.unavailable(gpsdDown))])
+        #expect(gpsdSilent.handle(.sourceLost(.geoclue, noBus)) == [])
+        _ = gpsdSilent.handle(.sourceConnected(.gpsd))
+        #expect(gpsdSilent.handle(.sourceLost(.geoclue, noBus)) == [.announce(.unavailable(noBus))])
     }
 
     @Test func stateNamesAreTheWireVocabulary() {
