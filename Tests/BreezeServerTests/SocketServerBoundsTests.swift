@@ -259,6 +259,8 @@ final class Gate: Sendable {
         // Each client now gets replies until its socket and its queue are full, and is held back there.
         #expect(await waiting.wait(timeout: 60) { _ in live.server.requestsInFlight == 0 })
         let loaded = ProcessMemory.residentBytes()
+        // Held open until here: an optimized build may otherwise close them right after their last use above.
+        withExtendedLifetime(clients) {}
         clients = []
         #expect(await waiting.wait(timeout: 30) { _ in live.server.clientCount == 0 })
         let after = ProcessMemory.residentBytes()
@@ -422,5 +424,7 @@ final class Gate: Sendable {
         // The bound, plus at most one reply over it for each client that was under it when it asked.
         #expect(queued <= (64 << 10) + 9 * 8_100, "queued \(queued) bytes")
         #expect(queued > 0)
+        // The crowd stays connected, unread, until here: an optimized build may otherwise close it after the loop.
+        withExtendedLifetime(crowd) {}
     }
 }
