@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "BreezeDaemonUnitTests",
             dependencies: ["BreezeDaemon", "BreezeCore", "BreezeProtocol", "BreezeGPSD", "BreezeWeb"]),
-        .testTarget(name: "BreezeSystemTests", dependencies: ["BreezeSystem"]),
+        .testTarget(name: "BreezeSystemTests", dependencies: ["BreezeSystem", "BreezeTestSupport"]),
         .testTarget(name: "BreezeMQTTTests", dependencies: ["BreezeMQTT", "BreezeTestSupport"]),
         .testTarget(
             name: "BreezeLocationTests",

@@ -89,7 +89,7 @@ final class BreezedProcess: @unchecked Sendable {
 
     /// Waits for the process to end; returns its status, or nil on timeout.
     func exitStatus(timeout: Double = 10) async -> Int32? {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         return process.isRunning ? nil : process.terminationStatus
     }
@@ -144,7 +144,7 @@ final class BreezedProcess: @unchecked Sendable {
 
     /// Runs breezectl until `condition` holds for its output (or `timeout`); returns the last result.
     func ctl(_ arguments: [String], timeout: Double = 30, until condition: (Result) -> Bool) async throws -> Result {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         var result = try await ctl(arguments)
         while !condition(result) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))

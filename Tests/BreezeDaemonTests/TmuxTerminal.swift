@@ -67,7 +67,7 @@ final class TmuxTerminal: @unchecked Sendable {
     /// Polls the pane until `condition` holds for what it shows, for at most `timeout` seconds; returns the last
     /// screen and whether it held.
     func waitForScreen(timeout: Double = 15, _ condition: (String) -> Bool) async throws -> (screen: String, held: Bool) {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         var shown = try await screen()
         while !condition(shown) {
             guard ContinuousClock.now < deadline else { return (shown, false) }

@@ -1,3 +1,4 @@
+import BreezeTestSupport
 import Foundation
 import Synchronization
 
@@ -54,7 +55,7 @@ final class FakeGPSD: Sendable {
 
     /// Waits (up to `timeout` seconds) for a client to connect.
     func waitForClient(timeout: Double) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         while ContinuousClock.now < deadline {
             if client.withLock({ $0 }) >= 0 { return true }
             try? await Task.sleep(for: .milliseconds(10))

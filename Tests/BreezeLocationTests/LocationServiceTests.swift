@@ -24,10 +24,10 @@ final class ServiceRig: Sendable {
     var service: LocationService { rig.service }
     var events: [LocationServiceEvent] { rig.events }
 
-    /// Waits, up to 10 s, until `count` events have arrived and every source's events have been handled.
+    /// Waits, up to 10 s (`TestTime`), until `count` events have arrived and every source's events have been handled.
     @discardableResult
     func settle(events count: Int) async -> [LocationServiceEvent] {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = TestTime.deadline(after: 10)
         while ContinuousClock.now < deadline {
             if events.count >= count && sources.allSatisfy(\.isIdle) { break }
             await Task.yield()

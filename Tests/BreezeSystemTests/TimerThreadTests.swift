@@ -1,10 +1,11 @@
 import BreezeSystem
+import BreezeTestSupport
 import Synchronization
 import Testing
 
 /// breezed's sleeps (`TimerThread`): each waiter resumes at its deadline, in deadline order, and a cancelled one at
 /// once, with `CancellationError`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(Int(TestTime.scale.rounded(.up)))))
 struct TimerThreadTests {
     @Test func aSleepReturnsNoSoonerThanItsDeadline() async throws {
         let timers = TimerThread(name: "test.timer")
@@ -23,9 +24,10 @@ struct TimerThreadTests {
     @Test func sleepersWakeInTheOrderOfTheirDeadlinesNotOfTheirStart() async throws {
         let timers = TimerThread(name: "test.timer")
         let woken = Woken()
-        // Deadlines two seconds off: when the whole suite starts at once on two processors the pool can take over a
-        // second to start these tasks, and a sleep begun after its deadline returns at once, in the order begun.
-        let first = ContinuousClock.now + .seconds(2)
+        // Deadlines two seconds off (`TestTime`): when the whole suite starts at once on two processors the pool can
+        // take over a second to start these tasks, and a sleep begun after its deadline returns at once, in the order
+        // begun.
+        let first = TestTime.deadline(after: 2)
         let deadlines = [1: first, 2: first + .milliseconds(300), 3: first + .milliseconds(600)]
         await withTaskGroup(of: Void.self) { group in
             // Started latest first, a tenth of a second apart: each new sleep is the earliest, and wakes the thread,

@@ -18,7 +18,7 @@ public final class EventRecorder<Event: Sendable>: Sendable {
     /// Waits until `condition` holds for the events so far, or `timeout` seconds pass. Returns whether it held.
     @discardableResult
     public func wait(timeout: Double, until condition: ([Event]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         while ContinuousClock.now < deadline {
             if condition(all) { return true }
             try? await Task.sleep(for: .milliseconds(20))

@@ -3,7 +3,7 @@
 /// it held.
 @discardableResult
 public func eventually(timeout: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    let deadline = TestTime.deadline(after: timeout)
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
         try? await Task.sleep(for: .milliseconds(20))

@@ -40,7 +40,7 @@ public final class GPSFake: @unchecked Sendable {
     /// Waits until gpsd listens on the port (at most `timeout` seconds), found in the kernel's socket tables rather
     /// than by connecting, which would make a client of it. Returns whether it listens.
     public func waitUntilListening(timeout: Double = 30) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         while ContinuousClock.now < deadline {
             if TCPTableEntry.all().contains(where: { $0.localPort == port && $0.state == "0A" }) { return true }
             try? await Task.sleep(for: .milliseconds(50))
@@ -52,7 +52,7 @@ public final class GPSFake: @unchecked Sendable {
     /// cooperative pool. Returns whether it ended.
     @discardableResult
     public func exited(timeout: Double = 120) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         while process.isRunning && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(50))
         }

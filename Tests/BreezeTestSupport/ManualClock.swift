@@ -140,7 +140,7 @@ public final class ManualClock: ServiceClock {
             }
             // The deadline: the watcher, if still waiting then, is answered false.
             timer = Task { [weak self] in
-                try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+                try? await Task.sleep(for: TestTime.duration(timeout))
                 self?.giveUp(id)
             }
         }

@@ -33,7 +33,7 @@ public final class NotifySocket: @unchecked Sendable {
 
     /// Blocks until a datagram containing `text` arrives (benchmarks: a plain thread); returns when, or nil.
     public func waitSynchronously(for text: String, timeout: Double = 20) -> ContinuousClock.Instant? {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         while ContinuousClock.now < deadline {
             if let message = next(timeout: 0.1), message.contains(text) { return .now }
         }

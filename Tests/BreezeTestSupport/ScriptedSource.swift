@@ -88,7 +88,7 @@ public final class ScriptedSource: LocationSource {
 
     /// Waits (up to `timeout` seconds) until the reader has handled every event sent and asks for the next.
     public func waitUntilHandled(timeout: Double = 10) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let deadline = TestTime.deadline(after: timeout)
         while ContinuousClock.now < deadline {
             if isIdle { return true }
             try? await Task.sleep(for: .milliseconds(5))
