@@ -196,7 +196,7 @@ import Testing
         let rig = try await Rig(offset: "-\(behind)")
         let air = try await rig.freshAir()
         #expect(air["state"] as? String == "fresh", "\(air)")
-        // An hour past the uptime: 1970 unless the machine has been up for more than a year.
+        // An hour past the uptime: 1970 on a machine up for less than a year, a year of the 1970s or so otherwise.
         #expect((air["fetched"] as? String).flatMap { Int($0.prefix(4)) }.map { $0 < 2000 } == true, "\(air)")
         let requests = try await rig.airRequests()
 
