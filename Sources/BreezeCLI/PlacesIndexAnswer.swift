@@ -30,7 +30,7 @@ struct PlacesIndexAnswer {
     func search(_ query: String, limit: Int = 10) -> JSONValue {
         let trimmed = query.trimmingSpaces()
         let places = CitySearch(index: index).search(trimmed, limit: limit).map {
-            ProtocolMessage.place($0.place, distance: nil)
+            ProtocolMessage.place($0.place, distance: nil, matched: $0.matchedName)
         }
         return .object([
             ("class", .string("PLACES")), ("query", .string(trimmed)), ("online", .string("off")),

@@ -152,6 +152,8 @@ struct ReplyRenderer {
             var name = place["city"]?.displayText ?? "?"
             if let admin = place["admin1"]?.displayText, !admin.isEmpty, admin != name { name += ", \(admin)" }
             name += ", " + (place["country"]?.displayText ?? "")
+            // A place a search found by another name than its own: that name too ("Aleppo, Syria — Beroea").
+            if let matched = place["matched"]?.displayText, !matched.isEmpty { name += " — " + matched }
             text += id.padded(toLength: 10) + name + "\n"
         }
         return text + failure

@@ -81,7 +81,8 @@ package enum SearchScreen {
         return nil
     }
 
-    /// A city in columns: name, region, country, population, and "online" for a place from the online search.
+    /// A city in columns: name (and the other name a search matched), region, country, population, and "online" for
+    /// a place from the online search.
     static func row(_ city: SearchView.City, width: Int, color: Bool) -> String {
         let populationWidth = 12
         let markWidth = 8
@@ -90,7 +91,8 @@ package enum SearchScreen {
         let regionWidth = (rest - nameWidth) / 2
         let countryWidth = rest - nameWidth - regionWidth
         let population = city.population.map(grouped) ?? ""
-        var text = fitted(city.name, nameWidth) + fitted(city.region, regionWidth) + fitted(city.country, countryWidth)
+        let name = city.matched.isEmpty ? city.name : city.name + " — " + city.matched
+        var text = fitted(name, nameWidth) + fitted(city.region, regionWidth) + fitted(city.country, countryWidth)
         text += String(repeating: " ", count: max(populationWidth - population.count - 1, 0)) + population + " "
         let mark = city.online ? " online" : ""
         text += color && city.online ? "\u{1B}[36m" + fitted(mark, markWidth) + "\u{1B}[0m" : fitted(mark, markWidth)

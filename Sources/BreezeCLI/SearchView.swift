@@ -20,6 +20,8 @@ package struct SearchView {
         package var population: Int?
         /// Found by the online search only.
         package var online = false
+        /// The other name of the city the search matched (`matched`), or empty for its own.
+        package var matched = ""
     }
 
     package enum Entry: Equatable {
@@ -287,7 +289,8 @@ package struct SearchView {
             let population = place["population"]?.numberValue.flatMap { Int(exactly: $0) }
             return City(
                 id: id, name: name, region: place["admin1"]?.displayText ?? "",
-                country: place["country"]?.displayText ?? "", population: population, online: online)
+                country: place["country"]?.displayText ?? "", population: population, online: online,
+                matched: place["matched"]?.displayText ?? "")
         }
     }
 }

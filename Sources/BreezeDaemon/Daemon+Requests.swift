@@ -179,7 +179,7 @@ extension Daemon {
         return locationMessage(update)
     }
 
-    /// A city from `id` (a GeoNames id, or one from online search) or `query` (the first match).
+    /// A city from `id` (a GeoNames id, or one from online search) or `query` (its best match: `CitySearch.bestMatch`).
     private func resolve(_ request: ProtocolRequest) throws(ProtocolError) -> Place {
         // "id" is the request's own id (echoed in the reply), so a city's GeoNames id travels as "city".
         if let city = request.body["city"], city != .null {
@@ -189,7 +189,7 @@ extension Daemon {
             guard query.count >= CitySearch.minimumQueryLength else {
                 throw ProtocolError(.badArgument, "a query needs at least \(CitySearch.minimumQueryLength) characters")
             }
-            guard let match = citySearch.search(query, limit: 1).first else {
+            guard let match = citySearch.bestMatch(query) else {
                 throw ProtocolError(.notFound, "no city matches \"\(query)\"")
             }
             return match.place

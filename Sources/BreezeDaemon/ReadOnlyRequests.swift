@@ -75,7 +75,7 @@ final class ReadOnlyRequests: Sendable {
         }
         // Not asked for (`online` false) is "off", as online search switched off is.
         let online = geocoding == nil || !wantsOnline ? "off" : "failed: \(WebError.Code.overBudget.rawValue)"
-        let places = citySearch.search(query, limit: limit).map(\.place)
+        let places = citySearch.search(query, limit: limit).map { ($0.place, $0.matchedName) }
         let extra: [(String, JSONValue)] = [("query", .string(query)), ("online", .string(online))]
         return .now([Self.line(ProtocolMessage.places(places, extra: extra), answering: request)])
     }
@@ -104,7 +104,9 @@ final class ReadOnlyRequests: Sendable {
     /// An online search: the offline matches first, then new ones from the web up to `limit`. The web's failure is
     /// part of the answer (`online`), not an error.
     private func searchOnline(_ query: String, limit: Int, _ geocoding: GeocodingClient) async -> JSONValue {
-        var places = citySearch.search(query, limit: limit).map(\.place)
+        var places: [(place: Place, matched: String?)] = citySearch.search(query, limit: limit).map {
+            ($0.place, $0.matchedName)
+        }
         var online: String
         do throws(WebError) {
             let found = try await geocoding.search(query, count: limit)
@@ -112,8 +114,8 @@ final class ReadOnlyRequests: Sendable {
             recentOnline.withLock { recent in
                 for place in found { recent.insert(place) }
             }
-            for place in found where !places.contains(where: { $0.id == place.id }) && places.count < limit {
-                places.append(place)
+            for place in found where !places.contains(where: { $0.place.id == place.id }) && places.count < limit {
+                places.append((place, nil))
             }
         } catch {
             online = "failed: \(error.code.rawValue)"

@@ -24,3 +24,28 @@ extension CitySearch {
             .compactMap { index.place(at: $0) }
     }
 }
+
+extension CitySearch {
+    /// The place a name given to choose one stands for (`select`, `saved add`): the most populous place of its own
+    /// whose own name is the whole query ("bath" is Bath, though Bathinda is bigger; a comma narrows as in `search`),
+    /// else the search's first match.
+    public func bestMatch(_ query: String) -> CityMatch? {
+        let parts = query.split(separator: ",", omittingEmptySubsequences: false)
+        let name = SearchKey.foldedBytes(parts.first ?? "")
+        let filters = parts.dropFirst().map { SearchKey.fold($0) }.filter { !$0.isEmpty }
+        var best: Int?
+        // Whole-name keys sort first among the keys that start with the name.
+        for key in keyRange(prefix: name) {
+            guard keyLength(key) == name.count else { break }
+            let reference = reference(key)
+            let place = Int(reference)
+            guard reference & PlacesIndexFormat.alternateFlag == 0, place < index.count,
+                index.sectionCity(ofPlace: place) == nil, !index.isSectionWithoutCity(place),
+                filters.isEmpty || matches(place: place, filters: filters)
+            else { continue }
+            if best.map({ index.population(ofPlace: place) > index.population(ofPlace: $0) }) ?? true { best = place }
+        }
+        guard let best, let place = index.place(at: best) else { return search(query, limit: 1).first }
+        return CityMatch(place: place, index: best, matchedAlternateName: false, matchedName: nil)
+    }
+}

@@ -5,16 +5,21 @@ public struct CityMatch: Hashable, Sendable {
     public var place: Place
     /// The place's position in its index.
     public var index: Int
-    /// True when the query matched one of the place's alternate names rather than its own.
+    /// True when the query matched another name of the place than its own: an alternate name, or a section of it.
     public var matchedAlternateName: Bool
+    /// That other name, when `matchedAlternateName`: an alternate name as the index keeps it, folded, each word
+    /// capitalised ("Beroea" for Aleppo), or the name of the section matched ("Montmartre" for Paris).
+    public var matchedName: String?
 }
 
 /// Offline city search: case- and diacritic-insensitive prefix search over names, ranked as a person expects.
 ///
-/// Ranking is population weighted by how the name matched: the place's own name counts fully (twice when the
-/// query is the whole name), an alternate name counts a half when the query is the whole name and a tenth when it
-/// is only a prefix. GeoNames carries names in every language, so alternate names must not outrank a real match:
-/// "par" finds Paris, yet "münchen" still finds Munich (alternate, whole) above Münchenbuchsee (own, prefix).
+/// Ranking: the places whose own name starts with the query first, most populous first; then those that matched
+/// by another name (an alternate name, in any language, or the name of a section of theirs), most populous first,
+/// each with the name that matched. GeoNames carries many names for a city, some of them odd, so a place's own
+/// name always wins: "par" finds Paris, "bern" Bern, and "münchen" Münchenbuchsee, then Munich (as "München").
+/// A section of a city is shown as its city, never itself; a section without a city to name ranks after the
+/// places of their own, as itself.
 ///
 /// A comma narrows by region or country: "Portland, Maine", "Portland, ME", "Paris, France", "London, UK".
 public struct CitySearch: Sendable {
@@ -43,21 +48,64 @@ public struct CitySearch: Sendable {
 
     /// Cities matching `query`, best first; an empty list when nothing matches or the query is too short.
     ///
-    /// A city section whose city's own name also starts with the query is shown as the city, once ("zur": one
-    /// Zürich, not Zürich and its nine districts); a query naming the section itself ("zurich kreis 1") finds it.
+    /// A city section is shown as its city, once ("zur": one Zürich, not Zürich and its nine districts): matched by
+    /// its own name when the city's own name starts with the query too, else by the section's name. A section
+    /// without a city ranks after every place of its own matched by its own name ("spandau" finds Spandau, a
+    /// section of Berlin too far from its centre to name it, as itself; "zur" has it after ten places).
     /// A query of `typoMinimumLength` letters or more (in Latin letters) that finds nothing as typed finds the names
     /// one slip away instead: a letter left out, doubled or added, changed, or two letters swapped ("zurrich",
     /// "barcelna"). Only then: a query that finds something keeps its answer and its cost.
     public func search(_ query: String, limit: Int = 10) -> [CityMatch] {
-        ranked(query, limit: limit).compactMap { result in
-            index.place(at: result.position).map {
-                CityMatch(place: $0, index: result.position, matchedAlternateName: result.alternate)
+        ranked(query, limit: limit).compactMap { entry in
+            index.place(at: Int(entry.place)).map {
+                CityMatch(
+                    place: $0, index: Int(entry.place), matchedAlternateName: entry.alternate,
+                    matchedName: entry.alternate ? matchedName(entry) : nil)
             }
         }
     }
 
-    /// What `search` finds, as positions in the index, best first.
-    private func ranked(_ query: String, limit: Int) -> [(position: Int, alternate: Bool)] {
+    /// How a match ranks: the first tier (a place of its own matched by its own name) above the rest (another
+    /// name, or a section without a city), then the population. Every score is at or above zero.
+    static func rankScore(population: Int, firstTier: Bool) -> Double {
+        Double(max(population, 0)) + (firstTier ? firstTierScore : 0)
+    }
+
+    /// More than any population (a u32 in the index): what the first tier adds to a score.
+    private static let firstTierScore = 0x1_0000_0000 as Double
+
+    /// The name an entry that did not match by its own name matched, as `CityMatch.matchedName` shows it.
+    private func matchedName(_ entry: PlaceScores.Entry) -> String? {
+        if entry.section { return index.name(ofPlace: Int(entry.key)) }
+        guard
+            let folded = index.stringBytes(
+                at: index.u32(index.keys.offset + Int(entry.key) * PlacesIndexFormat.keySize))
+        else { return nil }
+        return Self.capitalised(folded)
+    }
+
+    /// A folded name with the first letter of each word in capitals: "beroea" is "Beroea", "москва" "Москва".
+    static func capitalised(_ folded: UnsafeRawBufferPointer) -> String {
+        // Most names are ASCII: their letters are raised in place, and only a word that starts otherwise is
+        // decoded for its first character.
+        var bytes = Array(folded)
+        var wordStarts: [Int] = []
+        for at in bytes.indices where at == 0 || bytes[at - 1] == 0x20 {
+            if (0x61...0x7A).contains(bytes[at]) {
+                bytes[at] -= 0x20
+            } else if bytes[at] >= 0x80 {
+                wordStarts.append(at)
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard !wordStarts.isEmpty else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            word.prefix(1).uppercased() + word.dropFirst()
+        }.joined(separator: " ")
+    }
+
+    /// What `search` finds, best first.
+    private func ranked(_ query: String, limit: Int) -> [PlaceScores.Entry] {
         guard limit > 0 else { return [] }
         // Most queries have no comma: they are taken whole, without splitting.
         let parts =
@@ -83,16 +131,15 @@ public struct CitySearch: Sendable {
         }
 
         // Each match as one number that sorts as the ranking does, highest score first and then the lowest place:
-        // the score's bits inverted (a positive Double's bits order as it does; every score is above zero), then
-        // the place, then whether an alternate name matched. Comparing these costs a fraction of comparing tuples.
+        // the score's bits inverted (a Double at or above zero orders as its bits do), then the place. Comparing
+        // these costs a fraction of comparing tuples.
         var ranking: [UInt128] = []
         ranking.reserveCapacity(scores.count)
         for entry in scores where filters.isEmpty || matches(place: Int(entry.place), filters: filters) {
-            ranking.append(
-                UInt128(~entry.score.bitPattern) << 64 | UInt128(entry.place) << 1 | (entry.alternate ? 1 : 0))
+            ranking.append(UInt128(~entry.score.bitPattern) << 64 | UInt128(entry.place))
         }
         ranking.sort()
-        return ranking.prefix(limit).map { (Int(truncatingIfNeeded: $0 >> 1 & 0xFFFF_FFFF), $0 & 1 == 1) }
+        return ranking.prefix(limit).compactMap { scores.entry(for: UInt32(truncatingIfNeeded: $0)) }
     }
 
     /// Scores the places whose names start with `prefix`.
@@ -101,58 +148,58 @@ public struct CitySearch: Sendable {
     ) {
         let range = range ?? keyRange(prefix: name)
         guard !range.isEmpty else { return }
-        func consider(_ reference: UInt32, exact: Bool) {
-            score(reference, exact: exact, prefix: name, into: &scores)
-        }
-
         if !filtered, limit <= Self.rankedPrefixDepth, let ranked = rankedMatches(prefix: name) {
-            // Whole-name matches can outrank the prefix ranking, and sort first in the key range.
-            for key in range {
-                guard keyLength(key) == name.count else { break }
-                consider(reference(key), exact: true)
+            // The index ranked this prefix's best keys, as `score` ranks them, when it was built.
+            for slot in ranked {
+                let key = Int(index.u32(index.ranked.offset + slot * 4))
+                guard key < index.keys.count else { continue }
+                score(key: key, prefix: name, into: &scores)
             }
-            for slot in ranked { consider(index.u32(index.ranked.offset + slot * 4), exact: false) }
         } else {
-            for key in range { consider(reference(key), exact: keyLength(key) == name.count) }
+            for key in range { score(key: key, prefix: name, into: &scores) }
         }
     }
 
-    /// Scores one key's place as matched by `prefix` (`exact`: the whole key).
-    private func score(_ reference: UInt32, exact: Bool, prefix: [UInt8], into scores: inout PlaceScores) {
+    /// Scores the place of one key, matched by `prefix`.
+    private func score(key: Int, prefix: [UInt8], into scores: inout PlaceScores) {
+        let reference = reference(key)
+        var place = Int(reference & ~PlacesIndexFormat.alternateFlag)
         var alternate = reference & PlacesIndexFormat.alternateFlag != 0
-        var place = reference & ~PlacesIndexFormat.alternateFlag
-        var exact = exact
-        guard Int(place) < index.count else { return }
-        if let city = collapsedCity(ofPlace: Int(place), prefix: prefix) {
-            place = UInt32(city.place)
-            alternate = false
-            exact = city.exact
-        }
-        let weight: Double =
-            switch (alternate, exact) {
-            case (false, true): 2
-            case (false, false): 1
-            case (true, true): 0.5
-            case (true, false): 0.1
+        guard place < index.count else { return }
+        var matched = UInt32(key)
+        var section = false
+        if let city = index.sectionCity(ofPlace: place) {
+            // Matched by the section's own name, that name is shown; by an alternate name of it, that one.
+            if !cityName(of: city, startsWith: prefix) {
+                section = !alternate
+                if section { matched = UInt32(place) }
+                alternate = true
+            } else {
+                alternate = false
             }
-        scores.add(place, score: max(Double(index.population(ofPlace: Int(place))), 1) * weight, alternate: alternate)
+            place = city
+        }
+        scores.add(
+            PlaceScores.Entry(
+                place: UInt32(place),
+                score: Self.rankScore(
+                    population: Int(index.population(ofPlace: place)),
+                    firstTier: !alternate && !index.isSectionWithoutCity(place)),
+                alternate: alternate, key: matched, section: section))
     }
 
-    /// For a city section whose city's own name starts with `prefix` too: the city, and whether its name is the
-    /// whole prefix. Nil for a place of its own, a section without a city, or a city the prefix does not name.
-    func collapsedCity(ofPlace place: Int, prefix: [UInt8]) -> (place: Int, exact: Bool)? {
-        guard let city = index.sectionCity(ofPlace: place), let first = prefix.first else { return nil }
+    /// Whether the own name of `city` (a section's city) starts with `prefix`.
+    func cityName(of city: Int, startsWith prefix: [UInt8]) -> Bool {
+        guard let first = prefix.first else { return true }
         // Folding a name costs far more than the search around it: a city whose name starts with another ASCII
         // letter or digit (as it folds: lower case) is told apart first.
         if let raw = index.stringBytes(at: index.nameReference(ofPlace: city)), let head = raw.first,
             (0x30...0x39).contains(head) || (0x41...0x5A).contains(head) || (0x61...0x7A).contains(head),
             head | 0x20 != first
         {
-            return nil
+            return false
         }
-        let name = SearchKey.foldedBytes(index.name(ofPlace: city))
-        guard name.starts(with: prefix) else { return nil }
-        return (city, name.count == prefix.count)
+        return SearchKey.foldedBytes(index.name(ofPlace: city)).starts(with: prefix)
     }
 
     /// Scores the places named one typing slip away from `name` (folded ASCII): a letter left out, two neighbours
@@ -202,9 +249,7 @@ public struct CitySearch: Sendable {
                     for key in shared {
                         let bytes = keys.bytes(key)
                         guard let length = Self.slipPrefixLength(of: name, in: bytes, from: at) else { continue }
-                        score(
-                            reference(key), exact: length == bytes.count, prefix: Array(bytes[..<length]),
-                            into: &scores)
+                        score(key: key, prefix: Array(bytes[..<length]), into: &scores)
                     }
                     return
                 }

@@ -51,7 +51,11 @@ public final class PlacesIndex: Sendable {
         file.releaseResidentPages()
     }
 
-    init(file: MappedFile, path: String) throws(PlacesIndexError) {
+    /// Reads `file`, an index of a format version in `versions` (only this program's, but for `rankedAgain`).
+    init(
+        file: MappedFile, path: String,
+        versions: ClosedRange<UInt32> = PlacesIndexFormat.version...PlacesIndexFormat.version
+    ) throws(PlacesIndexError) {
         self.file = file
         self.path = path
         let size = file.count
@@ -61,7 +65,7 @@ public final class PlacesIndex: Sendable {
         let magic = (0..<8).map { file.base.load(fromByteOffset: $0, as: UInt8.self) }
         guard magic == PlacesIndexFormat.magic else { throw corrupt("not a places index (bad magic)") }
         let version = UInt32(littleEndian: file.base.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-        guard version == PlacesIndexFormat.version else {
+        guard versions.contains(version) else {
             throw PlacesIndexError(
                 .unsupportedVersion, path: path,
                 "format version \(version); this program reads version \(PlacesIndexFormat.version)")
@@ -197,6 +201,11 @@ public final class PlacesIndex: Sendable {
         return city == PlacesIndexFormat.noPlace || Int(city) >= places.count ? nil : Int(city)
     }
 
+    /// Whether the place is a city section without a city to name: those come after the tree's points.
+    func isSectionWithoutCity(_ index: Int) -> Bool {
+        index >= treePoints.count
+    }
+
     func countryIndex(ofPlace index: Int) -> Int {
         Int(u16(places.offset + index * PlacesIndexFormat.placeSize + 20))
     }
@@ -239,6 +248,28 @@ public final class PlacesIndex: Sendable {
     }
 
     // MARK: - Raw reads
+
+    /// The section of `tag`, as the directory gives it.
+    func section(_ tag: PlacesIndexFormat.Tag) -> Section {
+        switch tag {
+        case .meta: meta
+        case .strings: strings
+        case .places: places
+        case .countries: countries
+        case .admin1: admin1
+        case .tree: tree
+        case .treePoints: treePoints
+        case .sectionCities: sectionCities
+        case .keys: keys
+        case .prefixes: prefixes
+        case .ranked: ranked
+        }
+    }
+
+    /// A copy of the bytes of `section`.
+    func bytes(of section: Section) -> [UInt8] {
+        Array(UnsafeRawBufferPointer(start: file.base + section.offset, count: section.length))
+    }
 
     @inline(__always) func u16(_ offset: Int) -> UInt16 {
         UInt16(littleEndian: file.base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))

@@ -132,8 +132,9 @@ public struct PlacesIndexBuilder: Sendable {
             return position[city]
         }
         let ranking = PrefixRanker(
-            keys: keys, populations: ordered.map(\.population), sectionCities: orderedSectionCities,
-            ownNames: ordered.map { Array(SearchKey.fold($0.name).utf8) }
+            keyBytes: keys.map(\.bytes), keyReferences: keys.map(\.reference), populations: ordered.map(\.population),
+            sectionCities: orderedSectionCities, placesInTree: tree.points.count,
+            ownNames: ordered.map { SearchKey.foldedBytes($0.name) }
         ).rank()
         summary.rankedPrefixes = ranking.prefixes.count
         var prefixBytes = ByteWriter()
@@ -143,7 +144,7 @@ public struct PlacesIndexBuilder: Sendable {
             prefixBytes.u32(UInt32(prefix.first))
             prefixBytes.u32(UInt32(prefix.count))
         }
-        for reference in ranking.references { rankBytes.u32(reference) }
+        for key in ranking.keys { rankBytes.u32(key) }
 
         var meta = metadata
         meta["places"] = String(ordered.count)
@@ -166,7 +167,7 @@ public struct PlacesIndexBuilder: Sendable {
         file.add(.sectionCities, count: tree.points.count, sectionCityBytes.data)
         file.add(.keys, count: keys.count, keyBytes.data)
         file.add(.prefixes, count: ranking.prefixes.count, prefixBytes.data)
-        file.add(.ranked, count: ranking.references.count, rankBytes.data)
+        file.add(.ranked, count: ranking.keys.count, rankBytes.data)
         let bytes = file.finish()
         summary.bytes = bytes.count
         return (bytes, summary)

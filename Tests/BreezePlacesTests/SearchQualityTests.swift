@@ -1,6 +1,7 @@
 import BreezeCore
 import BreezePlaces
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -21,9 +22,69 @@ import Testing
         #expect(results.count == 10, "\(names)")
     }
 
-    @Test func aQueryNamingASectionStillFindsTheSection() throws {
+    @Test func aQueryNamingASectionFindsItsCityWithTheSectionsName() throws {
         let first = try #require(search.search("zurich kreis 1").first)
-        #expect(first.place.name.hasPrefix("Zürich (Kreis 1"), "got \(first.place.qualifiedName)")
+        #expect(first.place.name == "Zürich", "got \(first.place.qualifiedName)")
+        #expect(first.matchedAlternateName)
+        #expect(first.matchedName?.hasPrefix("Zürich (Kreis 1") == true, "matched \(first.matchedName ?? "nil")")
+        let montmartre = try #require(search.search("montmartre").first)
+        #expect(montmartre.place.name == "Paris" && montmartre.matchedName == "Montmartre")
+    }
+
+    @Test func aSectionWithoutACityIsFoundAsItselfAfterThePlacesOfTheirOwn() throws {
+        // Spandau is a section of Berlin too far from its centre to name it.
+        #expect(search.search("spandau").first?.place.name == "Spandau")
+        // Zürich (Kreis 10) has no city to name: it comes after Zürich, found by the name of its section Kreis 1,
+        // though it is itself a match by its own name.
+        let found = search.search("zurich k").map { "\($0.place.name)|\($0.matchedName ?? "")" }
+        #expect(found == ["Zürich|Zürich (Kreis 1)", "Zürich (Kreis 10) / Rütihof|"], "\(found)")
+    }
+
+    /// The ranking's rule on the GeoNames index: the places whose own name starts with the query first, most
+    /// populous first, then those matched by another name, each with that name.
+    @Test func ownNamesComeFirstThenOtherNamesWithTheNameThatMatched() throws {
+        let paris = search.search("paris")
+        #expect(paris.first?.place.qualifiedName == "Paris, Ile-de-France, France")
+        let ownCount = paris.prefix { !$0.matchedAlternateName }.count
+        #expect(paris[..<ownCount].allSatisfy { SearchKey.fold($0.place.name).hasPrefix("paris") })
+        let populations = paris[..<ownCount].map(\.place.population)
+        #expect(populations == populations.sorted(by: >), "\(paris.map(\.place.qualifiedName))")
+        #expect(paris[ownCount...].allSatisfy { $0.matchedAlternateName && $0.matchedName != nil })
+        #expect(search.search("bern").first?.place.qualifiedName == "Bern, Switzerland")
+        let ber = search.search("ber").map(\.place.name)
+        #expect(ber.first == "Berlin" && ber.contains("Bern"), "\(ber)")
+        // München is Munich's name in German, not its own: the places called München… first, then Munich.
+        let munchen = search.search("münchen")
+        let munich = try #require(munchen.first { $0.place.name == "Munich" }, "\(munchen.map(\.place.name))")
+        #expect(munich.matchedAlternateName && munich.matchedName == "Munchen")
+        #expect(munchen.first?.place.name.hasPrefix("München") == true)
+    }
+
+    /// For every prefix of two or three letters of a sizeable place's name, the answer from the index's prefix
+    /// rankings (a limit of 24 or less) is the start of the answer scored from every key (a larger limit).
+    @Test func thePrefixRankingsAgreeWithScoringEveryKey() throws {
+        let index = try PlacesIndex(path: PlacesIndexLocation.sourceTreeIndex)
+        var queries = Set<String>()
+        for at in 0..<index.count {
+            guard let place = index.place(at: at), place.population >= 50_000 else { continue }
+            let folded = SearchKey.fold(place.name)
+            for length in 2...3 where folded.count >= length { queries.insert(String(folded.prefix(length))) }
+        }
+        #expect(queries.count > 1000)
+        var disagreements: [String] = []
+        for query in queries.sorted() {
+            let ranked = search.search(query, limit: 10).map(\.place.id)
+            let scored = search.search(query, limit: 25).prefix(10).map(\.place.id)
+            if ranked != Array(scored) { disagreements.append(query) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.count) of \(queries.count): \(disagreements.prefix(10))")
+    }
+
+    /// The committed index's prefix rankings are those this builder makes: ranking it again changes nothing.
+    @Test func theCommittedIndexIsRankedAsThisSearchRanks() throws {
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: PlacesIndexLocation.sourceTreeIndex)))
+        let again = try PlacesIndexBuilder.rankedAgain(bytes)
+        #expect(again == bytes)
     }
 
     @Test(arguments: [
@@ -38,7 +99,7 @@ import Testing
     @Test(arguments: [
         ("zurrich", "Zürich", "CH"), ("muenchen", "Munich", "DE"), ("sao paolo", "São Paulo", "BR"),
         ("amsterdma", "Amsterdam", "NL"), ("barcelna", "Barcelona", "ES"), ("edinbrugh", "Edinburgh", "GB"),
-        ("sao pualo", "São Paulo", "BR"), ("munchne", "Munich", "DE"),
+        ("sao pualo", "São Paulo", "BR"), ("munihc", "Munich", "DE"),
         // A letter changed or added near the start, where the letters tried are those the index's filter lets through.
         ("bsrcelona", "Barcelona", "ES"), ("amdterdam", "Amsterdam", "NL"), ("edimburgh", "Edinburgh", "GB"),
         ("barrcelona", "Barcelona", "ES"), ("amstterdam", "Amsterdam", "NL"),
@@ -115,10 +176,14 @@ import Testing
         #expect(search.search("metrov").map(\.place.name) == ["Metroville"])
     }
 
-    @Test func aSectionTheQueryNamesIsFound() {
-        #expect(search.search("metropolis district 2").map(\.place.name) == ["Metropolis (District 2)"])
-        // A section with another name than its city's is its own row.
-        #expect(search.search("old town").map(\.place.name) == ["Old Town"])
+    @Test func aSectionTheQueryNamesIsShownAsItsCity() {
+        let district = search.search("metropolis district 2")
+        #expect(district.map(\.place.name) == ["Metropolis"])
+        #expect(district.map(\.matchedName) == ["Metropolis (District 2)"])
+        // A section with another name than its city's too.
+        let oldTown = search.search("old town")
+        #expect(oldTown.map(\.place.name) == ["Metropolis"])
+        #expect(oldTown.map(\.matchedName) == ["Old Town"])
     }
 
     @Test(arguments: ["metropolsi", "metroplis", "metropollis", "emtropolis", "metrapolis", "metropoliz"])

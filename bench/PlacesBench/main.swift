@@ -24,17 +24,41 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 // `places-bench --dump-search [index]`: prints every search query below with the places it finds (GeoNames ids, best
 // first), plus every one-slip variant of the first 200 whole names and some with other limits and a region, instead
 // of timings: run before and after a change to the search and compare the outputs (they must be identical).
+// `places-bench --search-queries FILE [index]`: searches each line of FILE (limit 10) and prints the GeoNames ids found,
+// best first, space-separated, one line a query (for scripts/analysis/search-evaluation.py), instead of benchmarking.
+// It uses the search's public interface only, so this file builds in an older tree for the evaluation's old figures.
 // `places-bench --name-points FILE [index]`: names each "latitude longitude" line of FILE and prints the GeoNames id
 // of the place named, one a line (for scripts/analysis/naming-evaluation.py), instead of benchmarking.
 var arguments = Array(CommandLine.arguments.dropFirst())
 var pointsToName: String?
+var queriesToSearch: String?
 let dumpSearch = arguments.first == "--dump-search"
 if dumpSearch { arguments.removeFirst() }
 if arguments.first == "--name-points", arguments.count >= 2 {
     pointsToName = arguments[1]
     arguments.removeFirst(2)
 }
+if arguments.first == "--search-queries", arguments.count >= 2 {
+    queriesToSearch = arguments[1]
+    arguments.removeFirst(2)
+}
 let path = arguments.first ?? PlacesIndexLocation.find() ?? "data/places.bin"
+if let queriesToSearch {
+    let search = CitySearch(index: try PlacesIndex(path: path))
+    guard let file = fopen(queriesToSearch, "r") else {
+        print("places-bench: cannot open \(queriesToSearch)")
+        exit(1)
+    }
+    var buffer: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    while getline(&buffer, &capacity, file) > 0, let buffer {
+        let query = String(cString: buffer).split(separator: "\n", omittingEmptySubsequences: false)[0]
+        print(search.search(String(query), limit: 10).map { String($0.place.id) }.joined(separator: " "))
+    }
+    free(buffer)
+    fclose(file)
+    exit(0)
+}
 if let pointsToName {
     let geocoder = ReverseGeocoder(index: try PlacesIndex(path: path))
     guard let file = fopen(pointsToName, "r") else {
