@@ -19,8 +19,11 @@ public enum BreezeCTL {
     ) -> Int32 {
         if arguments.first == "completion" { return ShellCompletion.run(Array(arguments.dropFirst()), output: output) }
         var output = output
+        // The subcommand, once known: a usage error points to its help.
+        var named: Subcommand?
         do throws(CLIError) {
             let parsed = try CommandLineArguments.parse(arguments)
+            named = parsed.subcommand
             // Text for people in ASCII where the locale is not UTF-8; JSON and status-bar lines are for programs
             // that read UTF-8 whatever the locale.
             if !parsed.json, !parsed.waybar, !parsed.i3bar, !TerminalText.localeIsUTF8(environment) {
@@ -55,7 +58,13 @@ public enum BreezeCTL {
             return 0
         } catch {
             var text = "breezectl: \(error.message)\n"
-            if error.kind == .usage { text += "Run 'breezectl --help' for usage.\n" }
+            if error.kind == .usage {
+                // Arguments that did not parse still name the subcommand they were for.
+                let subcommand = named ?? arguments.prefix { $0 != "--" }.lazy.compactMap(Subcommand.init).first
+                text +=
+                    subcommand.map { "Run 'breezectl help \($0.rawValue)' for its usage.\n" }
+                    ?? "Run 'breezectl --help' for usage.\n"
+            }
             output.error(text)
             return error.kind.rawValue
         }

@@ -56,6 +56,13 @@ struct CommandContext {
     }
 
     /// A city given as a GeoNames id or a query.
+    /// The words of a name as typed, quoted or not ("new york", or new and york), joined by single spaces; nil when
+    /// there are none.
+    static func words(_ arguments: some Collection<String>) -> String? {
+        let words = arguments.flatMap { $0.split(whereSeparator: \.isWhitespace) }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
     static func cityArgument(_ text: String) -> (String, JSONValue) {
         if let id = Int(text) { return ("city", .number(Double(id))) }
         return ("query", .string(text))

@@ -29,10 +29,13 @@ import Glibc
         (["--bogus", "status"], "unknown option \"--bogus\""),
         (["status", "extra"], "usage: breezectl status"),
         (["search"], "usage: breezectl search <query>"),
-        (["search", "a", "b"], "usage: breezectl search <query>"),
         (["search", " x "], "a search needs at least 2 characters"),
-        (["lookup", "46.9"], "usage: breezectl lookup <latitude> <longitude>"),
-        (["lookup", "north", "7.4"], "lookup takes two numbers: breezectl lookup <latitude> <longitude>"),
+        (["lookup", "46.9"], "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got \"46.9\""),
+        (["lookup", "north", "7.4"], "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got \"north 7.4\""),
+        (["lookup", "nan", "0"], "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got \"nan 0\""),
+        (["lookup", "47.4,8.6,1"], "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got \"47.4,8.6,1\""),
+        (["lookup", "1", "2", "3"], "usage: breezectl lookup <latitude> <longitude>"),
+        (["saved", "rm"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
         (["location", "maybe"], "location takes on or off, not \"maybe\""),
         (["saved", "clear"], "saved takes list, add or remove, not \"clear\""),
         (["saved", "add"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
@@ -42,7 +45,7 @@ import Glibc
         (["serach", "zur"], "unknown subcommand \"serach\"; did you mean search?"),
         (["help", "wathc"], "unknown subcommand \"wathc\"; did you mean watch?"),
         (["Popular"], "unknown subcommand \"Popular\"; did you mean popular?"),
-        (["lookup", "--", "47.4"], "usage: breezectl lookup <latitude> <longitude>"),
+        (["lookup", "--", "47.4"], "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got \"47.4\""),
         (["status", "--interactive"], "--interactive goes with search"),
         (["search", "--interactive"], "search --interactive needs a terminal on standard input and output"),
         (["search", "--interactive", "--json"], "search --interactive is a view: not with --json"),
@@ -75,7 +78,12 @@ import Glibc
     func aUsageErrorExits64WithItsMessageAndAHint(arguments: [String], message: String) {
         let run = Self.run(["--socket", Self.nowhere] + arguments)
         #expect(run.status == 64)
-        #expect(run.errors == "breezectl: \(message)\nRun 'breezectl --help' for usage.\n")
+        // The hint names the subcommand's own help once the subcommand is known.
+        let subcommand = arguments.prefix { $0 != "--" }.first {
+            ["status", "search", "lookup", "location", "saved", "fleet", "watch", "air"].contains($0)
+        }
+        let hint = subcommand.map { "Run 'breezectl help \($0)' for its usage.\n" } ?? "Run 'breezectl --help' for usage.\n"
+        #expect(run.errors == "breezectl: \(message)\n" + hint)
         #expect(run.output == "")
     }
 

@@ -3,15 +3,17 @@ struct LookupCommand: BreezectlCommand {
     static let help = CommandHelp(
         abstract: "Name the place at a latitude and longitude.",
         usage: "lookup <latitude> <longitude>",
-        arity: 2...2,
+        arity: 1...2,
         arguments: [
             ("<latitude>", "Degrees north, -90 to 90; south is negative."),
             ("<longitude>", "Degrees east, -180 to 180; west is negative."),
         ],
-        discussion: "A negative number is a value, never an option; '--' ends the options in any case.",
+        discussion: "The two may be one argument, as a map copies them (47.4,8.6 or '47.4, 8.6'). A negative "
+            + "number is a value, never an option; '--' ends the options in any case.",
         examples: [
             ("breezectl lookup 46.948 7.447", "Bern, Switzerland, and how far its centre is"),
             ("breezectl lookup -33.8688 151.2093", "Sydney, Australia"),
+            ("breezectl lookup 47.37,8.54", "Zurich, as a map copies a position"),
             ("breezectl lookup -- -22.9 -43.2", "after '--', every argument is a value"),
         ])
 
@@ -19,9 +21,18 @@ struct LookupCommand: BreezectlCommand {
     var longitude: Double
 
     init(_ context: CommandContext) throws(CLIError) {
-        let positional = context.arguments.positional
-        guard let latitude = Double(positional[0]), let longitude = Double(positional[1]) else {
-            throw CLIError(.usage, "lookup takes two numbers: breezectl lookup <latitude> <longitude>")
+        // One argument is a pair as maps copy it: "47.4,8.6", "47.4, 8.6".
+        let numbers =
+            context.arguments.positional.count == 1
+            ? context.arguments.positional[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            : context.arguments.positional
+        guard numbers.count == 2, let latitude = Double(numbers[0].trimmingSpaces()),
+            let longitude = Double(numbers[1].trimmingSpaces()), latitude.isFinite, longitude.isFinite
+        else {
+            throw CLIError(
+                .usage,
+                "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got "
+                    + "\"\(TerminalText.escaped(context.arguments.positional.joined(separator: " ")))\"")
         }
         self.latitude = latitude
         self.longitude = longitude

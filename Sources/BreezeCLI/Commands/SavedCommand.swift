@@ -8,14 +8,14 @@ struct SavedCommand: BreezectlCommand {
     static let help = CommandHelp(
         abstract: "List, add or remove saved cities.",
         usage: "saved [list | add <id-or-query> | remove <id-or-name>]",
-        arity: 0...2,
+        arity: 0...Int.max,
         arguments: [
             ("list", "The saved cities, with their ids (what saved alone does)."),
-            ("add <id-or-query>", "Save a city: a GeoNames id, or a name (its best match)."),
+            ("add <id-or-query>", "Save a city: a GeoNames id, or a name (its best match, as select takes it)."),
             (
                 "remove <id-or-name>",
-                "Remove a saved city: its id, or its name as saved (\"Zurich\" or "
-                    + "\"Zurich, Switzerland\", in any case, with or without accents)."
+                "Remove a saved city (rm for short): its id, or its name as saved (\"Zurich\" or "
+                    + "\"Zurich, Switzerland\", in any case, with or without accents), or what saved add took."
             ),
         ],
         examples: [
@@ -39,9 +39,11 @@ struct SavedCommand: BreezectlCommand {
         case nil, "list":
             guard positional.count <= 1 else { throw CLIError(.usage, "usage: breezectl \(Self.help.usage)") }
             action = .list
-        case "add", "remove":
-            guard positional.count == 2 else { throw CLIError(.usage, "usage: breezectl \(Self.help.usage)") }
-            action = positional[0] == "add" ? .add(positional[1]) : .remove(positional[1])
+        case "add", "remove", "rm":
+            guard let city = CommandContext.words(positional.dropFirst()) else {
+                throw CLIError(.usage, "usage: breezectl \(Self.help.usage)")
+            }
+            action = positional[0] == "add" ? .add(city) : .remove(city)
         case let other?:
             throw CLIError(.usage, "saved takes list, add or remove, not \"\(other)\"")
         }
@@ -67,29 +69,50 @@ struct SavedCommand: BreezectlCommand {
         }
     }
 
-    /// The id of the one saved city called `name` (its city name or its full name, folded); none is a failure as
-    /// the daemon's `not-found` is, several a usage error listing them.
+    /// The id of the one saved city called `name`: its city name, its full name, the name `saved` prints ("Portland,
+    /// Maine, United States"), or a city name narrowed by commas as `saved add` takes it ("Portland, Maine",
+    /// "Portland, US": each part after the first the start of its region or country, or its country code); folded.
+    /// None is a failure as the daemon's `not-found` is, several a usage error telling them apart.
     static func savedID(named name: String, in reply: JSONValue) throws(CLIError) -> Int {
         guard case .array(let places)? = reply["places"] else {
             throw CLIError(.failure, "breezed sent no saved cities")
         }
-        let wanted = folded(name)
-        let matches = places.filter { place in
-            [place["city"], place["name"]].contains { $0?.stringValue.map(folded) == wanted }
-        }
+        let matches = places.filter { isCalled(name, $0) }
         let ids = matches.compactMap { $0["geoname_id"]?.numberValue.flatMap { Int(exactly: $0) } }
         guard !ids.isEmpty else {
             throw CLIError(
                 .failure, "no saved city is called \"\(TerminalText.escaped(name))\" ('breezectl saved' lists them)")
         }
         guard ids.count == 1 else {
-            let listed = zip(matches, ids).map { "\($0["name"]?.displayText ?? "?") (\($1))" }
+            let listed = zip(matches, ids).map { "\(listedName($0)) (\($1))" }
             throw CLIError(
                 .usage,
                 "several saved cities are called \"\(TerminalText.escaped(name))\": "
-                    + listed.joined(separator: ", ") + "; give the id")
+                    + listed.joined(separator: "; ") + "; give the id or the region")
         }
         return ids[0]
+    }
+
+    /// A saved city as `saved` lists it: "Portland, Maine, United States".
+    static func listedName(_ place: JSONValue) -> String {
+        var name = place["city"]?.displayText ?? "?"
+        if let admin = place["admin1"]?.displayText, !admin.isEmpty, admin != name { name += ", \(admin)" }
+        return name + ", " + (place["country"]?.displayText ?? "")
+    }
+
+    /// Whether `name` names the saved city `place`, as `savedID` takes names.
+    private static func isCalled(_ name: String, _ place: JSONValue) -> Bool {
+        let wanted = folded(name)
+        let city = place["city"]?.stringValue.map(folded) ?? ""
+        if [city, place["name"]?.stringValue.map(folded), folded(listedName(place))].contains(wanted) { return true }
+        let parts = name.split(separator: ",", omittingEmptySubsequences: false).map { folded(String($0)) }
+        guard parts.count > 1, parts[0] == city else { return false }
+        let region = place["admin1"]?.stringValue.map(folded) ?? ""
+        let country = place["country"]?.stringValue.map(folded) ?? ""
+        let code = place["country_code"]?.stringValue.map(folded) ?? ""
+        return parts.dropFirst().filter { !$0.isEmpty }.allSatisfy { part in
+            part == code || (!region.isEmpty && region.hasPrefix(part)) || country.hasPrefix(part)
+        }
     }
 
     /// A name as compared: case and diacritics ignored (the marks of its canonical decomposition dropped), spaces

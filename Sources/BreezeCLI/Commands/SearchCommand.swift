@@ -10,12 +10,13 @@ struct SearchCommand: BreezectlCommand {
     static let help = CommandHelp(
         abstract: "Search cities by name (at least 2 characters).",
         usage: "search <query>",
-        arity: 0...1,
+        arity: 0...Int.max,
         arguments: [
             (
                 "<query>",
                 "The start of a city's name, in any case, with or without accents (\"zur\", "
-                    + "\"munchen\"); at least 2 characters. Left out on a terminal: the interactive view."
+                    + "\"munchen\"); at least 2 characters. Its words may be quoted or not (search new york). "
+                    + "Left out on a terminal: the interactive view."
             )
         ],
         options: """
@@ -26,7 +27,7 @@ struct SearchCommand: BreezectlCommand {
             """,
         examples: [
             ("breezectl search zur", "the cities whose names start with \"zur\", with their ids"),
-            ("breezectl search 'new y'", "a query with a space, quoted"),
+            ("breezectl search new y", "a query of several words, quoted or not"),
             ("breezectl --json search bern", "one PLACE object per line"),
             ("breezectl search --interactive", "search as you type, then select or save a city"),
         ])
@@ -49,7 +50,7 @@ struct SearchCommand: BreezectlCommand {
             }
             return
         }
-        guard let query = arguments.positional.first else {
+        guard let query = CommandContext.words(arguments.positional) else {
             throw CLIError(.usage, "usage: breezectl \(Self.help.usage)")
         }
         guard query.trimmingSpaces().count >= 2 else { throw CLIError(.usage, "a search needs at least 2 characters") }

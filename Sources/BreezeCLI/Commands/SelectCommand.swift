@@ -3,11 +3,18 @@ struct SelectCommand: BreezectlCommand {
     static let help = CommandHelp(
         abstract: "Use a city instead of the machine's position.",
         usage: "select <id-or-query>",
-        arity: 1...1,
-        arguments: [("<id-or-query>", "A GeoNames id (as search lists them), or a name: its best match is used.")],
+        arity: 1...Int.max,
+        arguments: [
+            (
+                "<id-or-query>",
+                "A GeoNames id (as search lists them), or a name (its words quoted or not): the most populous place "
+                    + "of that very name, else the search's first match."
+            )
+        ],
         discussion: "The city stays selected until 'breezectl here'; data is fetched for it at once.",
         examples: [
             ("breezectl select Zurich", "the best match for \"Zurich\""),
+            ("breezectl select portland, maine", "a name of several words, narrowed by a region"),
             ("breezectl select 2657896", "the city with that GeoNames id"),
             ("breezectl here", "back to the machine's own position"),
         ])
@@ -15,7 +22,7 @@ struct SelectCommand: BreezectlCommand {
     var city: String
 
     init(_ context: CommandContext) throws(CLIError) {
-        city = context.arguments.positional[0]
+        city = CommandContext.words(context.arguments.positional) ?? ""
     }
 
     func run(_ context: CommandContext) throws(CLIError) {

@@ -1,0 +1,97 @@
+import BreezeTestSupport
+import Foundation
+import Testing
+
+/// breezectl against a running breezed, taking names and positions as people type them: words unquoted, a
+/// region after a comma, the name `saved` prints, a position as a map copies it; and search answers ranked with the
+/// name that matched.
+@Suite(.serialized)
+struct ArgumentsAsTypedTests {
+    static let portlandMaine = 4_975_802
+    static let portlandOregon = 5_746_545
+
+    private func breezectl(_ daemon: BreezedProcess, _ arguments: [String]) async throws -> BreezedProcess.Result {
+        try await BreezedProcess.breezectl(["--socket", daemon.socket, "--units", "c"] + arguments)
+    }
+
+    /// The GeoNames id of the place breezed shows now.
+    private func shownID(_ daemon: BreezedProcess) async throws -> Int? {
+        let result = try await breezectl(daemon, ["--json", "where"])
+        let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        return object?["geoname_id"] as? Int
+    }
+
+    @Test func searchTakesTheWordsOfANameUnquotedAndShowsTheNameThatMatched() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let newYork = try await breezectl(daemon, ["search", "new", "york"])
+        #expect(newYork.status == 0, "\(newYork.errors)")
+        #expect(newYork.output.split(separator: "\n").first?.contains("New York City, New York, United States") == true)
+        // Aleppo's own name does not start with "beroea": it is found by an alternate name, shown after a dash.
+        let beroea = try await breezectl(daemon, ["search", "beroea"])
+        #expect(beroea.output.contains("Aleppo, Syria — Beroea"), "\(beroea.output)")
+        let json = try await breezectl(daemon, ["--json", "search", "beroea"])
+        let first = try JSONSerialization.jsonObject(with: Data(json.output.split(separator: "\n")[0].utf8)) as? [String: Any]
+        #expect(first?["matched"] as? String == "Beroea" && first?["city"] as? String == "Aleppo")
+        // Places whose own name starts with the query come first: Bern before anything found by another name.
+        let bern = try await breezectl(daemon, ["search", "bern"])
+        #expect(bern.output.split(separator: "\n").first?.contains("Bern, Switzerland") == true, "\(bern.output)")
+        #expect(!bern.output.split(separator: "\n").prefix(5).contains { $0.contains("—") }, "\(bern.output)")
+        await daemon.stop()
+    }
+
+    @Test func selectTakesANameOfSeveralWordsAndTheVeryNameFirst() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let maine = try await breezectl(daemon, ["select", "portland,", "maine"])
+        #expect(maine.status == 0, "\(maine.errors)")
+        #expect(try await shownID(daemon) == Self.portlandMaine)
+        // Bathinda is bigger and its name starts with "bath"; Bath is the place of that very name.
+        let bath = try await breezectl(daemon, ["select", "bath"])
+        #expect(bath.status == 0, "\(bath.errors)")
+        #expect(try await shownID(daemon) == 2_656_173)
+        await daemon.stop()
+    }
+
+    @Test func savedRemoveTakesWhatSavedAddTookAndWhatSavedPrints() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        for words in [["portland,", "maine"], ["portland, oregon"]] {
+            let added = try await breezectl(daemon, ["saved", "add"] + words)
+            #expect(added.status == 0, "\(added.errors)")
+        }
+        let listed = try await breezectl(daemon, ["saved"])
+        #expect(listed.output.contains("Portland, Maine, United States"), "\(listed.output)")
+        #expect(listed.output.contains("Portland, Oregon, United States"), "\(listed.output)")
+        // Two saved cities are called Portland: the message tells them apart by region and id.
+        let ambiguous = try await breezectl(daemon, ["saved", "remove", "portland"])
+        #expect(ambiguous.status == 64)
+        #expect(ambiguous.errors.contains("Portland, Maine, United States (\(Self.portlandMaine))"), "\(ambiguous.errors)")
+        #expect(ambiguous.errors.contains("Portland, Oregon, United States (\(Self.portlandOregon))"), "\(ambiguous.errors)")
+        // The name `saved` prints.
+        let printed = try await breezectl(daemon, ["saved", "remove", "Portland, Maine, United States"])
+        #expect(printed.status == 0, "\(printed.errors)")
+        #expect(try await breezectl(daemon, ["saved", "add", "portland,", "maine"]).status == 0)
+        // What `saved add` took, unquoted, with the short alias.
+        let typed = try await breezectl(daemon, ["saved", "rm", "portland,", "maine"])
+        #expect(typed.status == 0, "\(typed.errors)")
+        let left = try await breezectl(daemon, ["saved"])
+        #expect(!left.output.contains("Maine") && left.output.contains("Oregon"), "\(left.output)")
+        let missing = try await breezectl(daemon, ["saved", "rm", "portland, maine"])
+        #expect(missing.status == 1 && missing.errors.contains("no saved city is called"), "\(missing.errors)")
+        await daemon.stop()
+    }
+
+    @Test(arguments: [["47.37,8.54"], ["47.37, 8.54"], ["47.37", "8.54"]])
+    func lookupTakesAPositionAsAMapCopiesIt(arguments: [String]) async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let result = try await breezectl(daemon, ["lookup"] + arguments)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.hasPrefix("Zürich, Switzerland"), "\(result.output)")
+        await daemon.stop()
+    }
+
+    @Test func aUsageErrorNamesTheSubcommandsHelp() async throws {
+        let result = try await BreezedProcess.breezectl(["--socket", "/nonexistent/breezed.sock", "lookup", "nan", "0"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("lookup takes a latitude and a longitude in degrees"), "\(result.errors)")
+        #expect(result.errors.hasSuffix("Run 'breezectl help lookup' for its usage.\n"), "\(result.errors)")
+    }
+}
