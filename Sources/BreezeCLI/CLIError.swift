@@ -15,6 +15,8 @@ public struct CLIError: Error, Sendable {
         case temporaryFailure = 75
         /// EX_NOPERM.
         case notPermitted = 77
+        /// Left with Ctrl-C: 128 + SIGINT, as shells report a command that an interrupt ended.
+        case interrupted = 130
     }
 
     public var kind: Kind

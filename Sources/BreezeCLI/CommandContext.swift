@@ -39,23 +39,33 @@ struct CommandContext {
         _ command: String, _ requestArguments: [(String, JSONValue)] = [],
         offline: ((PlacesIndexAnswer) throws(CLIError) -> JSONValue)? = nil
     ) throws(CLIError) {
-        let connection: ControlConnection
+        let reply: JSONValue
+        var connected = false
         do throws(CLIError) {
-            connection = try connect()
+            let connection = try connect()
+            connected = true
+            let id = try connection.send(command, requestArguments)
+            reply = try connection.reply(to: id)
         } catch {
-            guard let offline, error.kind == .unreachable, !error.timedOut,
+            // Not running, or running and not answering (in time: stopped or stuck; or at its client limit, or
+            // stopping): what only reads the index is answered from it.
+            guard let offline, error.kind == .unreachable,
                 let answer = PlacesIndexAnswer(environment: environment)
             else { throw error }
             let reply = try offline(answer)
-            output.error(answer.notice)
-            output.write(renderer.reply(reply))
+            output.error(connected ? answer.notAnsweringNotice(error.message) : answer.notice)
+            write(reply)
             return
         }
-        let id = try connection.send(command, requestArguments)
-        output.write(renderer.reply(try connection.reply(to: id)))
+        write(reply)
     }
 
-    /// A city given as a GeoNames id or a query.
+    /// A reply as the subcommand prints it; a failed online search said on stderr, beside the offline results.
+    private func write(_ reply: JSONValue) {
+        output.write(renderer.reply(reply))
+        if !arguments.json { output.error(ReplyRenderer.onlineFailure(reply)) }
+    }
+
     /// The words of a name as typed, quoted or not ("new york", or new and york), joined by single spaces; nil when
     /// there are none.
     static func words(_ arguments: some Collection<String>) -> String? {
@@ -63,6 +73,7 @@ struct CommandContext {
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
+    /// A city given as a GeoNames id or a query.
     static func cityArgument(_ text: String) -> (String, JSONValue) {
         if let id = Int(text) { return ("city", .number(Double(id))) }
         return ("query", .string(text))

@@ -36,6 +36,21 @@ struct CommandLineArguments {
 
     /// Options may come before or after the subcommand. A negative number is a value, never an option
     /// (`breezectl lookup -33.8688 151.2093`); `--` ends the options.
+    /// Every option breezectl takes, for "did you mean".
+    static let options = [
+        "--socket", "--json", "--units", "--timeout", "--format", "--waybar", "--i3bar", "--once", "--interactive",
+        "--mqtt", "--ca-file", "--config", "--watch", "--help", "--version",
+    ]
+
+    /// The option a mistyped one was most likely meant to be (`--jsno` → `--json`, `--unit` → `--units`): the
+    /// closest within two edits, as for subcommands.
+    static func optionSuggestion(for typed: String) -> String? {
+        let word = Array(typed.lowercased())
+        let scored = options.map { (name: $0, distance: Subcommand.editDistance(word, Array($0))) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2 else { return nil }
+        return best.name
+    }
+
     static func parse(_ arguments: [String]) throws(CLIError) -> CommandLineArguments {
         var parsed = CommandLineArguments()
         var scanner = CommandLineScanner(arguments, endsOptionsWithDoubleDash: true, numbersArePlain: true)
@@ -75,7 +90,9 @@ struct CommandLineArguments {
                 case "--watch": parsed.watch = true
                 case "-h", "--help": parsed.help = true
                 case "--version": parsed.version = true
-                default: throw CLIError(.usage, "unknown option \"\(argument)\"")
+                default:
+                    let hint = Self.optionSuggestion(for: flag).map { "; did you mean \($0)?" } ?? ""
+                    throw CLIError(.usage, "unknown option \"\(argument)\"" + hint)
                 }
             case .plain(let argument) where parsed.subcommand == nil:
                 if argument == "help" {
@@ -111,8 +128,9 @@ struct CommandLineArguments {
             throw CLIError(.usage, "--mqtt and --config: one or the other")
         }
         if parsed.waybar && parsed.i3bar { throw CLIError(.usage, "--waybar and --i3bar: one or the other") }
-        if parsed.once && (parsed.json || (parsed.format == nil && !parsed.waybar && !parsed.i3bar)) {
-            throw CLIError(.usage, "--once prints one line: it goes with --format, --waybar or --i3bar")
+        if parsed.once && parsed.json {
+            throw CLIError(
+                .usage, "--once prints one line: not with --json (breezectl --json status prints the objects)")
         }
         if let format = parsed.format,
             let unknown = WatchLine.tokens(in: format).first(where: { !WatchLine.knownTokens.contains($0) })

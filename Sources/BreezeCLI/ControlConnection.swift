@@ -59,7 +59,17 @@ public final class ControlConnection {
     }
 
     private static func unreachable(_ path: String, _ code: Int32) -> CLIError {
-        CLIError(
+        // A path that is there but is no socket is a wrong path, not a daemon that is down ("Connection refused").
+        var info = stat()
+        if code == ECONNREFUSED || code == ENOTSOCK, stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFSOCK {
+            let kind = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : "a file"
+            return CLIError(
+                .unreachable,
+                "cannot reach breezed at \(TerminalText.escaped(path)): it is \(kind), not a socket\n"
+                    + "hint: breezed's socket is \(BreezeCTL.defaultSocket) unless breezed.conf says otherwise; "
+                    + "another one: --socket PATH or BREEZE_SOCKET.")
+        }
+        return CLIError(
             .unreachable,
             "cannot reach breezed at \(TerminalText.escaped(path)): \(String(cString: strerror(code)))\n"
                 + "hint: is breezed running ('systemctl status breezed')? Another socket: --socket PATH or BREEZE_SOCKET."

@@ -10,7 +10,7 @@ extension Dashboard {
             lines.append(bold(name) + dim(" · \(Self.what(message) ?? "?")"))
             if let latitude = message["latitude"]?.numberValue, let longitude = message["longitude"]?.numberValue {
                 var detail = printfFormat("%.5f, %.5f", latitude, longitude)
-                if let accuracy = message["accuracy"]?.numberValue { detail += printfFormat(" ±%.0f m", accuracy) }
+                if let accuracy = message["accuracy"]?.numberValue { detail += " " + self.accuracy(metres: accuracy) }
                 if let distance = message["distance_m"]?.numberValue {
                     detail += " · \(self.distance(metres: distance)) from the centre"
                 }
@@ -75,9 +75,7 @@ extension Dashboard {
                     ? printfFormat("%.0f ft high", altitude / 0.3048) : printfFormat("%.0f m high", altitude))
         }
         if let speed = message["speed_mps"]?.numberValue, speed.isFinite, speed >= 0, speed < 1e6 {
-            var motion =
-                unit == .fahrenheit
-                ? printfFormat("%.0f mph", speed * 2.236936) : printfFormat("%.0f km/h", speed * 3.6)
+            var motion = self.speed(kilometresPerHour: speed * 3.6)
             if let heading = message["heading_deg"]?.numberValue, heading.isFinite, abs(heading) <= 360 {
                 motion += printfFormat(" heading %.0f°", heading)
             }

@@ -15,6 +15,19 @@ struct Dashboard {
         return unit == .fahrenheit ? printfFormat("%.1f mi", metres / 1609.344) : printfFormat("%.1f km", metres / 1000)
     }
 
+    /// "±17 m", or "±56 ft" where temperatures are in °F: a short length, as an accuracy.
+    func accuracy(metres: Double) -> String {
+        guard metres.isFinite, abs(metres) < 1e12 else { return "±?" }
+        return unit == .fahrenheit ? printfFormat("±%.0f ft", metres / 0.3048) : printfFormat("±%.0f m", metres)
+    }
+
+    /// "12 km/h", or "7 mph" where temperatures are in °F.
+    func speed(kilometresPerHour: Double) -> String {
+        guard kilometresPerHour.isFinite, abs(kilometresPerHour) < 1e9 else { return "?" }
+        return unit == .fahrenheit
+            ? printfFormat("%.0f mph", kilometresPerHour / 1.609344) : printfFormat("%.0f km/h", kilometresPerHour)
+    }
+
     /// The lines that show `dataset`, from its newest object: its view's section (`DatasetViews`).
     func section(_ dataset: Dataset, _ message: JSONValue?) -> [String] {
         guard let view = DatasetViews.view(dataset) else {

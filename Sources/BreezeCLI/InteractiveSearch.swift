@@ -29,6 +29,8 @@ struct InteractiveSearch {
         var escapeDeadline: ContinuousClock.Instant?
         var keys = KeyReader()
         var finished = false
+        /// Left with Ctrl-C (typed, not signalled: the terminal is raw): exit 130.
+        var interrupted = false
         var reply: JSONValue?
         var signal: Int32?
 
@@ -164,6 +166,7 @@ struct InteractiveSearch {
                     // The terminal is gone (end of input, or an error): nothing more can be typed.
                     guard count > 0 else { break }
                     for key in loop.keys.push(buffer[0..<count]) where !loop.finished {
+                        if key == .interrupt { loop.interrupted = true }
                         loop.perform(loop.view.handle(.key(key)))
                     }
                     loop.escapeDeadline = loop.keys.isWaiting ? ContinuousClock.now + Self.escapeWait : nil
@@ -177,6 +180,7 @@ struct InteractiveSearch {
             signals.uninstall()
             raise(number)
         }
+        if loop.interrupted { throw CLIError(.interrupted, "interrupted") }
         if let reply = loop.reply {
             let renderer = ReplyRenderer(
                 subcommand: .select, json: false, dashboard: context.dashboard, format: nil, waybar: false,

@@ -9,7 +9,7 @@ package enum Key: Equatable, Sendable {
     case save
     /// Escape pressed alone.
     case escape
-    /// Ctrl-C (or Ctrl-D): leave.
+    /// Ctrl-C: leave, cancelled (exit 130).
     case interrupt
 }
 
@@ -69,8 +69,12 @@ package struct KeyReader {
             case 0x7F, 0x08:
                 add(.backspace)
                 index += 1
-            case 0x03, 0x04:
+            case 0x03:
                 add(.interrupt)
+                index += 1
+            case 0x04:
+                // Ctrl-D ends the input: leaving, as Esc does (only Ctrl-C is a cancel).
+                add(.escape)
                 index += 1
             case 0x0E:
                 add(.down)

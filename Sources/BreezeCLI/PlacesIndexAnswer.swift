@@ -26,6 +26,14 @@ struct PlacesIndexAnswer {
             + "without online results\n"
     }
 
+    /// What stderr says when breezed was reached but did not answer (`reason`: in time, or with its refusal), and
+    /// the answer comes from here.
+    func notAnsweringNotice(_ reason: String) -> String {
+        let firstLine = reason.split(separator: "\n").first.map(String.init) ?? reason
+        return "breezectl: \(firstLine); answered from the places index (\(TerminalText.escaped(path))), "
+            + "without online results\n"
+    }
+
     /// The `PLACES` breezed sends for `search`, with `online` "off".
     func search(_ query: String, limit: Int = 10) -> JSONValue {
         let trimmed = query.trimmingSpaces()

@@ -137,15 +137,14 @@ struct ReplyRenderer {
 
     /// `search`, `popular`, `saved`: with `--json` a `PLACE` line per place; for a `search` that found none, its
     /// `PLACES` object with the empty list, so that a script always reads an answer (`saved` and `popular` print
-    /// nothing then, as they always have). As text a line per place, and for `search` a last line when the online
-    /// search failed.
+    /// nothing then, as they always have). As text a line per place (a failed online search is said on stderr:
+    /// `onlineFailure`).
     func places(_ reply: JSONValue) -> String {
         if json {
             guard case .array(let places)? = reply["places"] else { return "" }
             return places.isEmpty && subcommand == .search ? jsonLine(reply) : places.map(jsonLine).joined()
         }
-        let failure = Self.onlineFailure(reply)
-        guard case .array(let places)? = reply["places"], !places.isEmpty else { return "No cities.\n" + failure }
+        guard case .array(let places)? = reply["places"], !places.isEmpty else { return "No cities.\n" }
         var text = ""
         for place in places {
             let id = place["geoname_id"]?.numberValue.map(TerminalText.whole) ?? ""
@@ -156,7 +155,7 @@ struct ReplyRenderer {
             if let matched = place["matched"]?.displayText, !matched.isEmpty { name += " — " + matched }
             text += id.padded(toLength: 10) + name + "\n"
         }
-        return text + failure
+        return text
     }
 
     /// "Online search failed (timeout): offline results only.", when the reply's `online` says it failed

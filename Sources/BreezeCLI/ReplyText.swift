@@ -9,11 +9,11 @@ public enum ReplyText {
     /// prints it; an `ERROR` object or a line that is not a JSON object renders as the message breezectl gives.
     public static func render(
         _ line: [UInt8], command: String, json: Bool = false, format: String? = nil, waybar: Bool = false,
-        i3bar: Bool = false
+        i3bar: Bool = false, unit: TemperatureUnit = .celsius
     ) -> String {
         let renderer = ReplyRenderer(
             subcommand: Subcommand(rawValue: command) ?? .status, json: json,
-            dashboard: Dashboard(unit: .celsius, color: false), format: format, waybar: waybar, i3bar: i3bar)
+            dashboard: Dashboard(unit: unit, color: false), format: format, waybar: waybar, i3bar: i3bar)
         guard let text = String(validating: line, as: UTF8.self) else {
             return "breezed sent a line that is not UTF-8 text\n"
         }

@@ -29,7 +29,7 @@ public struct DaemonOptions: Sendable {
     public static let usage = """
         USAGE: breezed [options]
 
-        Knows where this machine is, names the place, and keeps its air quality, pollen and climate data,
+        Knows where this machine is, names the place, and keeps its air quality, pollen, climate and weather data,
         publishing every change on a Unix-domain socket (see breezectl(1)).
 
         OPTIONS:

@@ -27,6 +27,9 @@ import Glibc
         ([], "a subcommand is needed"),
         (["fly"], "unknown subcommand \"fly\""),
         (["--bogus", "status"], "unknown option \"--bogus\""),
+        (["--jsno", "status"], "unknown option \"--jsno\"; did you mean --json?"),
+        (["watch", "--wayabr"], "unknown option \"--wayabr\"; did you mean --waybar?"),
+        (["--unit", "f", "status"], "unknown option \"--unit\"; did you mean --units?"),
         (["status", "extra"], "usage: breezectl status"),
         (["search"], "usage: breezectl search <query>"),
         (["search", " x "], "a search needs at least 2 characters"),
@@ -59,8 +62,8 @@ import Glibc
         (["--waybar", "status"], "--format, --waybar, --i3bar and --once go with watch"),
         (["--once", "status"], "--format, --waybar, --i3bar and --once go with watch"),
         (["watch", "--waybar", "--i3bar"], "--waybar and --i3bar: one or the other"),
-        (["watch", "--once"], "--once prints one line: it goes with --format, --waybar or --i3bar"),
-        (["watch", "--once", "--json", "--waybar"], "--once prints one line: it goes with --format, --waybar or --i3bar"),
+        (["watch", "--once", "--json"], "--once prints one line: not with --json (breezectl --json status prints the objects)"),
+        (["watch", "--once", "--json", "--waybar"], "--once prints one line: not with --json (breezectl --json status prints the objects)"),
         (["fleet", "--config", "/nonexistent/breezed.conf"], "cannot read /nonexistent/breezed.conf: it does not exist"),
         (["fleet", "--watch", "--config", "/dev/null"],
          "fleet needs the broker: breezectl fleet --mqtt mqtt://host[:port], or [mqtt] url in /dev/null"),
@@ -203,7 +206,10 @@ import Glibc
         defer { daemon.stop() }
         let run = try #require(
             await BreezectlConnectionTests.breezectl(["--socket", daemon.path, "--timeout", "5"] + arguments))
-        #expect(run.status != 0)
+        // A daemon that hangs up without answering: a failure, but for what only reads the index (search,
+        // lookup), which is answered from it.
+        let readsTheIndex = arguments.first == "search" || arguments.first == "lookup"
+        #expect(readsTheIndex ? run.errors.contains("answered from the places index") : run.status != 0, "\(run.errors)")
         return try JSONValue.parse(received.value)
     }
 

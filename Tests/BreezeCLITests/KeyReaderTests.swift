@@ -10,7 +10,7 @@ import Testing
 
     @Test(arguments: [
         ([0x0D], Key.enter), ([0x0A], .enter), ([0x7F], .backspace), ([0x08], .backspace), ([0x03], .interrupt),
-        ([0x04], .interrupt), ([0x0E], .down), ([0x10], .up), ([0x15], .clearLine), ([0x13], .save),
+        ([0x04], .escape), ([0x0E], .down), ([0x10], .up), ([0x15], .clearLine), ([0x13], .save),
         ([0x1B, 0x5B, 0x41], .up), ([0x1B, 0x5B, 0x42], .down), ([0x1B, 0x4F, 0x41], .up), ([0x1B, 0x4F, 0x42], .down),
     ] as [([UInt8], Key)])
     func aControlKeyOrSequenceIsItsKey(bytes: [UInt8], key: Key) {

@@ -5,6 +5,10 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
+import Glibc
+#endif
+
+#if canImport(Glibc)
     import Glibc
 #endif
 
@@ -32,16 +36,43 @@ import Testing
                 + "\n")
     }
 
-    @Test func aFailedOnlineSearchIsSaid() {
-        #expect(
-            Self.render(Self.bernPlaces, "search")
-                == "2661552   Bern, Switzerland\nOnline search failed (timeout): offline results only.\n")
+    @Test func aFailedOnlineSearchIsSaidOnStderr() async throws {
+        // The text on stdout is the places alone; a failed online search is a status line, on stderr.
+        #expect(Self.render(Self.bernPlaces, "search") == "2661552   Bern, Switzerland\n")
         let none = #"{"class":"PLACES","query":"qqqq","online":"failed: transport","places":[]}"#
-        #expect(Self.render(none, "search") == "No cities.\nOnline search failed (transport): offline results only.\n")
-        let fine = Self.bernPlaces.replacingOccurrences(of: "failed: timeout", with: "ok")
-        #expect(Self.render(fine, "search") == "2661552   Bern, Switzerland\n")
+        #expect(Self.render(none, "search") == "No cities.\n")
+        let daemon = FakeDaemon { fd in
+            // Answers the first request with the Bern places, under its id.
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while recv(fd, &byte, 1, 0) == 1, byte != 0x0A { line.append(byte) }
+            let request = String(decoding: line, as: UTF8.self)
+            let id = request.range(of: #""id":\s*[0-9]+"#, options: .regularExpression).map { String(request[$0]) } ?? ""
+            FakeDaemon.write(fd, Self.bernPlaces.replacingOccurrences(of: #""id":3"#, with: id) + "\n")
+            FakeDaemon.drain(fd)
+        }
+        defer { daemon.stop() }
+        let run = try #require(await Self.breezectl(["--socket", daemon.path, "search", "bern"], environment: [:]))
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output == "2661552   Bern, Switzerland\n")
+        #expect(run.errors == "Online search failed (timeout): offline results only.\n")
         // JSON keeps it in the object's `online`, and its lines are only PLACE objects.
         #expect(!Self.render(Self.bernPlaces, "search", json: true).contains("failed"))
+    }
+
+    /// A breezed that takes the request and never answers (stopped, or stuck): the search is answered from the
+    /// places index after the timeout, as when breezed is not running, and the notice says why.
+    @Test func searchAnswersFromTheIndexWhenBreezedDoesNotAnswerInTime() async throws {
+        let daemon = FakeDaemon { FakeDaemon.drain($0) }
+        defer { daemon.stop() }
+        let run = try #require(
+            await Self.breezectl(["--socket", daemon.path, "--timeout", "0.5", "search", "zurich"], environment: [:]))
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasPrefix("2657896   Zürich"), "\(run.output)")
+        #expect(run.errors.contains("breezed did not answer within 0.5 s; answered from the places index"), "\(run.errors)")
+        // What does not only read the index still fails.
+        let status = try #require(await Self.breezectl(["--socket", daemon.path, "--timeout", "0.5", "where"], environment: [:]))
+        #expect(status.status == 69)
     }
 
     @Test func searchWithoutBreezedReadsThePlacesIndex() async throws {
@@ -118,7 +149,7 @@ import Testing
         let utf8 = try #require(
             await Self.breezectl(["--socket", daemon.path, "select", "zurich"], environment: ["LC_ALL": "en_US.UTF-8"]))
         #expect(
-            utf8.output == "Zürich, Switzerland · manual\n  47.36667, 8.55000 ±12 m · 0.2 mi from the centre\n",
+            utf8.output == "Zürich, Switzerland · manual\n  47.36667, 8.55000 ±39 ft · 0.2 mi from the centre\n",
             "\(utf8.status) \(utf8.output) \(utf8.errors)")
         // JSON is for programs: as breezed sent it, whatever the locale.
         let json = try #require(

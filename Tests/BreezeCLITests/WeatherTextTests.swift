@@ -1,4 +1,5 @@
 import BreezeCLI
+import BreezeCore
 import Testing
 
 /// `breezectl weather` and the weather's `watch --format` tokens, in the reader's unit.
@@ -15,6 +16,14 @@ import Testing
         #expect(text.contains("feels like 20.0°C"), "\(text)")
         #expect(text.contains("humidity 55% · wind 12 km/h"), "\(text)")
         #expect(text.contains("2026-06-01  🌧️  11.0°C … 23.4°C  70% rain  Rain"), "\(text)")
+    }
+
+    /// °F goes with mph, feet and miles; °C with km/h, metres and kilometres.
+    @Test func fahrenheitGoesWithMilesPerHour() {
+        let text = ReplyText.render(Array(Self.line.utf8), command: "weather", unit: .fahrenheit)
+        #expect(text.contains("70.7°F Partly cloudy"), "\(text)")
+        #expect(text.contains("humidity 55% · wind 7 mph"), "\(text)")
+        #expect(!text.contains("km/h"), "\(text)")
     }
 
     @Test func formatTokensGiveTheTemperatureConditionIconAndTodaysRange() {

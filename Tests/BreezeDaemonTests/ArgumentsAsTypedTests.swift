@@ -88,6 +88,30 @@ struct ArgumentsAsTypedTests {
         await daemon.stop()
     }
 
+    @Test func watchOnceAlonePrintsTheStateAsOneLine() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let result = try await breezectl(daemon, ["watch", "--once"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.split(separator: "\n").count == 1 && result.output.contains("Bern"), "\(result.output)")
+        await daemon.stop()
+    }
+
+    /// A socket path that is a directory or a plain file is a wrong path, said so, not "Connection refused".
+    @Test(arguments: ["directory", "file"])
+    func aSocketPathThatIsNoSocketIsSaidSo(kind: String) async throws {
+        let folder = try BreezedProcess.makeFolder()
+        let path = folder + "/not-a-socket"
+        if kind == "directory" {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        } else {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        }
+        let result = try await BreezedProcess.breezectl(["--socket", path, "status"])
+        #expect(result.status == 69)
+        #expect(result.errors.contains("\(path): it is a \(kind), not a socket"), "\(result.errors)")
+        #expect(!result.errors.contains("refused"), "\(result.errors)")
+    }
+
     @Test func aUsageErrorNamesTheSubcommandsHelp() async throws {
         let result = try await BreezedProcess.breezectl(["--socket", "/nonexistent/breezed.sock", "lookup", "nan", "0"])
         #expect(result.status == 64)

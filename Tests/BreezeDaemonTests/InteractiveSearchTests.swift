@@ -116,7 +116,8 @@ struct InteractiveSearchTests {
         #expect(typed.held, "\(typed.screen)")
 
         try await rig.terminal.press("C-c")
-        let left = try await rig.terminal.waitForScreen { $0.contains("interrupt exited 0") }
+        // Ctrl-C is a cancel: exit 130, as shells report an interrupted command (Esc leaves with 0).
+        let left = try await rig.terminal.waitForScreen { $0.contains("interrupt exited 130") }
         #expect(left.held, "\(left.screen)")
         #expect(!left.screen.contains("Esc leave"), "\(left.screen)")
         let settings = try await rig.settings("interrupt")
@@ -143,11 +144,11 @@ struct InteractiveSearchTests {
         #expect(gone.screen.contains("Search: ber"), "\(gone.screen)")
         #expect(gone.screen.contains("Your query is kept"), "\(gone.screen)")
 
-        // Still a working view: keys are read, and Ctrl-C leaves it.
+        // Still a working view: keys are read, and Esc leaves it (exit 0: not a cancel).
         try await rig.terminal.type("n")
         let kept = try await rig.terminal.waitForScreen { $0.contains("Search: bern") }
         #expect(kept.held, "\(kept.screen)")
-        try await rig.terminal.press("C-c")
+        try await rig.terminal.press("Escape")
         let left = try await rig.terminal.waitForScreen { $0.contains("lost exited 0") }
         #expect(left.held, "\(left.screen)")
         let settings = try await rig.settings("lost")

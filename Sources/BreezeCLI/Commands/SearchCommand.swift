@@ -23,7 +23,8 @@ struct SearchCommand: BreezectlCommand {
               --interactive           A full-screen search: popular and saved cities, then live results as you
                                       type (offline at once, online merged as they arrive). Up/Down or Ctrl-N/
                                       Ctrl-P move, Enter selects (as select), Ctrl-S saves, Ctrl-U clears, Esc
-                                      or Ctrl-C leaves. Needs a terminal on standard input and output.
+                                      or Ctrl-D leaves, Ctrl-C cancels (exit 130). Needs a terminal on standard
+                                      input and output.
             """,
         examples: [
             ("breezectl search zur", "the cities whose names start with \"zur\", with their ids"),

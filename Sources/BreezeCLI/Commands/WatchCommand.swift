@@ -19,6 +19,7 @@ struct WatchCommand: BreezectlCommand {
             ("breezectl watch --format '{emoji} {aqi} {city}'", "the AQI emoji, the index and the city, per update"),
             ("breezectl watch --waybar", "a Waybar custom module"),
             ("breezectl watch --once --i3bar", "one line for a bar that polls"),
+            ("breezectl watch --once", "the current state as one line of text"),
         ])
 
     init(_ context: CommandContext) throws(CLIError) {}

@@ -27,7 +27,9 @@ enum WeatherView: DatasetView {
         if let humidity = message["humidity"]?.numberValue {
             detail.append("humidity \(TerminalText.whole(humidity))%")
         }
-        if let wind = message["wind_kmh"]?.numberValue { detail.append("wind \(TerminalText.whole(wind)) km/h") }
+        if let wind = message["wind_kmh"]?.numberValue {
+            detail.append("wind " + dashboard.speed(kilometresPerHour: wind))
+        }
         if !detail.isEmpty { lines.append("  " + detail.joined(separator: " · ")) }
         guard case .array(let days)? = message["daily"], !days.isEmpty else { return lines }
         for day in days {
