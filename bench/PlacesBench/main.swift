@@ -43,39 +43,34 @@ if arguments.first == "--search-queries", arguments.count >= 2 {
     arguments.removeFirst(2)
 }
 let path = arguments.first ?? PlacesIndexLocation.find() ?? "data/places.bin"
-if let queriesToSearch {
-    let search = CitySearch(index: try PlacesIndex(path: path))
-    guard let file = fopen(queriesToSearch, "r") else {
-        print("places-bench: cannot open \(queriesToSearch)")
+/// Runs `body` on each line of the file at `path` (without its newline); exits when the file cannot be opened.
+func forEachLine(of path: String, _ body: (String) -> Void) {
+    guard let file = fopen(path, "r") else {
+        print("places-bench: cannot open \(path)")
         exit(1)
     }
     var buffer: UnsafeMutablePointer<CChar>?
     var capacity = 0
     while getline(&buffer, &capacity, file) > 0, let buffer {
-        let query = String(cString: buffer).split(separator: "\n", omittingEmptySubsequences: false)[0]
-        print(search.search(String(query), limit: 10).map { String($0.place.id) }.joined(separator: " "))
+        body(String(String(cString: buffer).split(separator: "\n", omittingEmptySubsequences: false)[0]))
     }
     free(buffer)
     fclose(file)
+}
+if let queriesToSearch {
+    let search = CitySearch(index: try PlacesIndex(path: path))
+    forEachLine(of: queriesToSearch) { query in
+        print(search.search(query, limit: 10).map { String($0.place.id) }.joined(separator: " "))
+    }
     exit(0)
 }
 if let pointsToName {
     let geocoder = ReverseGeocoder(index: try PlacesIndex(path: path))
-    guard let file = fopen(pointsToName, "r") else {
-        print("places-bench: cannot open \(pointsToName)")
-        exit(1)
-    }
-    var buffer: UnsafeMutablePointer<CChar>?
-    var capacity = 0
-    while getline(&buffer, &capacity, file) > 0, let buffer {
-        let numbers = String(cString: buffer).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap {
-            Double($0)
-        }
-        guard numbers.count == 2 else { continue }
+    forEachLine(of: pointsToName) { line in
+        let numbers = line.split(separator: " ").compactMap { Double($0) }
+        guard numbers.count == 2 else { return }
         print(geocoder.place(for: Coordinate(latitude: numbers[0], longitude: numbers[1]))?.place.id ?? -1)
     }
-    free(buffer)
-    fclose(file)
     exit(0)
 }
 print("places index: \(path)")
