@@ -148,14 +148,20 @@ struct ReplyRenderer {
         var text = ""
         for place in places {
             let id = place["geoname_id"]?.numberValue.map(TerminalText.whole) ?? ""
-            var name = place["city"]?.displayText ?? "?"
-            if let admin = place["admin1"]?.displayText, !admin.isEmpty, admin != name { name += ", \(admin)" }
-            name += ", " + (place["country"]?.displayText ?? "")
+            var name = Self.listedName(place)
             // A place a search found by another name than its own: that name too ("Aleppo, Syria — Beroea").
             if let matched = place["matched"]?.displayText, !matched.isEmpty { name += " — " + matched }
             text += id.padded(toLength: 10) + name + "\n"
         }
         return text
+    }
+
+    /// A place as `search`, `popular` and `saved` list it: "Portland, Maine, United States" (the region left out
+    /// when there is none or it is the city's own name).
+    static func listedName(_ place: JSONValue) -> String {
+        var name = place["city"]?.displayText ?? "?"
+        if let admin = place["admin1"]?.displayText, !admin.isEmpty, admin != name { name += ", \(admin)" }
+        return name + ", " + (place["country"]?.displayText ?? "")
     }
 
     /// "Online search failed (timeout): offline results only.", when the reply's `online` says it failed

@@ -84,7 +84,7 @@ struct SavedCommand: BreezectlCommand {
                 .failure, "no saved city is called \"\(TerminalText.escaped(name))\" ('breezectl saved' lists them)")
         }
         guard ids.count == 1 else {
-            let listed = zip(matches, ids).map { "\(listedName($0)) (\($1))" }
+            let listed = zip(matches, ids).map { "\(ReplyRenderer.listedName($0)) (\($1))" }
             throw CLIError(
                 .usage,
                 "several saved cities are called \"\(TerminalText.escaped(name))\": "
@@ -93,18 +93,13 @@ struct SavedCommand: BreezectlCommand {
         return ids[0]
     }
 
-    /// A saved city as `saved` lists it: "Portland, Maine, United States".
-    static func listedName(_ place: JSONValue) -> String {
-        var name = place["city"]?.displayText ?? "?"
-        if let admin = place["admin1"]?.displayText, !admin.isEmpty, admin != name { name += ", \(admin)" }
-        return name + ", " + (place["country"]?.displayText ?? "")
-    }
-
     /// Whether `name` names the saved city `place`, as `savedID` takes names.
     private static func isCalled(_ name: String, _ place: JSONValue) -> Bool {
         let wanted = folded(name)
         let city = place["city"]?.stringValue.map(folded) ?? ""
-        if [city, place["name"]?.stringValue.map(folded), folded(listedName(place))].contains(wanted) { return true }
+        if [city, place["name"]?.stringValue.map(folded), folded(ReplyRenderer.listedName(place))].contains(wanted) {
+            return true
+        }
         let parts = name.split(separator: ",", omittingEmptySubsequences: false).map { folded(String($0)) }
         guard parts.count > 1, parts[0] == city else { return false }
         let region = place["admin1"]?.stringValue.map(folded) ?? ""
