@@ -79,6 +79,26 @@ struct CommandContext {
         return ("query", .string(text))
     }
 
+    /// Another place's objects by class, from a `look`: its `PLACE`, and the dataset the subcommand shows (every
+    /// dataset for `status`).
+    func look(at place: String, _ connection: ControlConnection) throws(CLIError) -> [String: JSONValue] {
+        var arguments = [Self.cityArgument(place)]
+        if let dataset = subcommand.dataset { arguments.append(("classes", .array([.string(dataset.className)]))) }
+        let id = try connection.send("look", arguments)
+        let reply = try connection.reply(to: id)
+        guard reply["class"]?.stringValue == "LOOK", let placeObject = reply["place"],
+            case .array(let datasets)? = reply["datasets"]
+        else {
+            let what = reply["class"]?.displayText ?? "an object without a class"
+            throw CLIError(.failure, "breezed answered the look with \(what), not LOOK")
+        }
+        var objects = ["PLACE": placeObject]
+        for object in datasets {
+            if let className = object["class"]?.stringValue { objects[className] = object }
+        }
+        return objects
+    }
+
     /// The current objects by class: `status`, then `version`, whose reply marks the end of the snapshot (and
     /// carries the MQTT link's state, kept as an `MQTT` object, when breezed publishes to a broker).
     func snapshot(_ connection: ControlConnection) throws(CLIError) -> [String: JSONValue] {

@@ -15,4 +15,15 @@ struct CommandHelp {
     var discussion: String? = nil
     /// Command lines, each with what it does.
     var examples: [(command: String, help: String)] = []
+
+    /// The arguments of `status` and the dataset subcommands: none, or the words of a place to look at.
+    static let placeArity = 0...Int.max
+
+    /// The place `status` and the dataset subcommands look at instead of breezed's own.
+    static let placeArgument = (
+        name: "<place>",
+        help: "A place to look at instead of breezed's own: a GeoNames id, or a name (its words quoted or not), "
+            + "taken as 'select' takes it. breezed fetches its data (or takes it from its cache) for this answer "
+            + "alone: its own place, the status bar and MQTT stay as they are."
+    )
 }

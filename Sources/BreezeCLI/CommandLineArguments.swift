@@ -11,6 +11,8 @@ struct CommandLineArguments {
     var i3bar = false
     /// `watch --once`: one line for the current state, then exit.
     var once = false
+    /// `watch --count N`: exit after N lines; `search --count N`: at most N places (`maximumCount`).
+    var count: Int?
     /// `search --interactive`: the full-screen view.
     var interactive = false
     /// `fleet --mqtt URL`: the broker to read.
@@ -33,12 +35,15 @@ struct CommandLineArguments {
     static let defaultTimeout = 10.0
     /// The longest `--timeout`, a day: enough for any wait, and far from a value that would overflow a deadline.
     static let maximumTimeout = 86_400.0
+    /// The most places a search answers with (breezed's `limit`), and so the largest `search --count`.
+    static let maximumSearchCount = 50
 
     /// Options may come before or after the subcommand. A negative number is a value, never an option
     /// (`breezectl lookup -33.8688 151.2093`); `--` ends the options.
     /// Every option breezectl takes, for "did you mean".
     static let options = [
-        "--socket", "--json", "--units", "--timeout", "--format", "--waybar", "--i3bar", "--once", "--interactive",
+        "--socket", "--json", "--units", "--timeout", "--format", "--waybar", "--i3bar", "--once", "--count",
+        "--interactive",
         "--mqtt", "--ca-file", "--config", "--watch", "--help", "--version",
     ]
 
@@ -83,6 +88,13 @@ struct CommandLineArguments {
                 case "--waybar": parsed.waybar = true
                 case "--i3bar": parsed.i3bar = true
                 case "--once": parsed.once = true
+                case "--count":
+                    let text = try value(flag)
+                    guard let count = Int(text), count > 0 else {
+                        throw CLIError(
+                            .usage, "--count is a whole number above 0, not \"\(TerminalText.escaped(text))\"")
+                    }
+                    parsed.count = count
                 case "--interactive": parsed.interactive = true
                 case "--mqtt": parsed.mqtt = try value(flag)
                 case "--ca-file": parsed.caFile = try value(flag)
@@ -113,8 +125,24 @@ struct CommandLineArguments {
             }
         }
         guard !parsed.help else { return parsed }
-        if (parsed.format != nil || parsed.waybar || parsed.i3bar || parsed.once) && parsed.subcommand != .watch {
-            throw CLIError(.usage, "--format, --waybar, --i3bar and --once go with watch")
+        if (parsed.waybar || parsed.i3bar || parsed.once) && parsed.subcommand != .watch {
+            throw CLIError(.usage, "--waybar, --i3bar and --once go with watch")
+        }
+        if parsed.format != nil && ![.watch, .status, .where].contains(parsed.subcommand) {
+            throw CLIError(.usage, "--format goes with watch, status and where")
+        }
+        if let count = parsed.count {
+            switch parsed.subcommand {
+            case .watch:
+                if parsed.once { throw CLIError(.usage, "--once and --count: one or the other") }
+            case .search:
+                guard count <= maximumSearchCount else {
+                    throw CLIError(.usage, "search --count is at most \(maximumSearchCount), not \(count)")
+                }
+                if parsed.interactive { throw CLIError(.usage, "--count goes with a search that prints, not the view") }
+            default:
+                throw CLIError(.usage, "--count goes with watch (lines) and search (places)")
+            }
         }
         if parsed.interactive && parsed.subcommand != .search {
             throw CLIError(.usage, "--interactive goes with search")

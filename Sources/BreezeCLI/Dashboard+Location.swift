@@ -43,6 +43,16 @@ extension Dashboard {
         return lines
     }
 
+    /// The place of a look (`breezectl weather PLACE`): its name, where it is, and that breezed's own place has not
+    /// changed.
+    func lookedAt(_ place: JSONValue) -> [String] {
+        var lines = [bold(ReplyRenderer.listedName(place)) + dim(" · looked up; breezed's own place is unchanged")]
+        if let latitude = place["latitude"]?.numberValue, let longitude = place["longitude"]?.numberValue {
+            lines.append("  " + printfFormat("%.5f, %.5f", latitude, longitude))
+        }
+        return lines
+    }
+
     /// What the place shown is: "gpsd, 3D fix" for a live position; "no fix, last from gpsd", "fallback city",
     /// "saved city", "last known place", "selected" for what stands in. Nil when the object says neither.
     static func what(_ message: JSONValue) -> String? {

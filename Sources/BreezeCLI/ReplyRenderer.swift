@@ -65,8 +65,20 @@ struct ReplyRenderer {
         }
     }
 
-    /// status, where, air, pollen, climate, weather: the objects of a snapshot, by class.
+    /// status, where, air, pollen, climate, weather: the objects of a snapshot, by class. A look at another place
+    /// (`CommandContext.look`) has its `PLACE` where breezed's own location would be.
     func snapshot(_ snapshot: [String: JSONValue]) -> String {
+        if let place = snapshot["PLACE"] {
+            if json {
+                return ([place] + Dataset.allCases.compactMap { snapshot[$0.className] }).map(jsonLine).joined()
+            }
+            let sections =
+                [dashboard.lookedAt(place)]
+                + Dataset.allCases.filter { subcommand.dataset == nil || subcommand.dataset == $0 }.map {
+                    dashboard.section($0, snapshot[$0.className])
+                }
+            return sections.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
+        }
         switch subcommand {
         case .where:
             guard let location = snapshot["LOCATION"] else {

@@ -65,22 +65,30 @@ enum WatchLine {
         return Int(exactly: rounded).map(String.init) ?? String(rounded)
     }
 
-    /// Every `{token}` a `--format` may use, in the order the help lists them. A token whose object has not
-    /// arrived, or has no such value, is replaced by nothing (`{aqi}` and the temperatures by "?" once their
-    /// object is there without one).
+    /// Every `{token}` a `--format` may use, in the order the help lists them. One rule for a value that is
+    /// missing (its object has not arrived, or has no such value): the token is replaced by nothing, or by the
+    /// default it names after a bar (`{aqi|?}` is "?" without an index).
     static let knownTokens =
         ["name", "city", "admin1", "country", "country_code", "source", "stand_in", "state", "latitude", "longitude"]
         + DatasetViews.all.flatMap { $0.formatTokens }
 
-    /// The names between braces in `template`, in order; an unclosed brace is text, not a token.
+    /// The names between braces in `template`, in order, without their defaults; an unclosed brace is text, not a
+    /// token.
     static func tokens(in template: String) -> [String] {
         var names: [String] = []
         var rest = template[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(String(rest[rest.index(after: open)..<close]))
+            names.append(token(rest[rest.index(after: open)..<close]).name)
             rest = rest[rest.index(after: close)...]
         }
         return names
+    }
+
+    /// A token's name and the default it names for a missing value ("aqi|?": "aqi" and "?"; "aqi": "aqi" and
+    /// nothing).
+    static func token(_ text: Substring) -> (name: String, fallback: Substring) {
+        guard let bar = text.firstIndex(of: "|") else { return (String(text), "") }
+        return (String(text[..<bar]), text[text.index(after: bar)...])
     }
 
     /// Replaces each `{token}` with its value; the tokens were checked against `knownTokens` when the command line
@@ -96,7 +104,8 @@ enum WatchLine {
                 rest = rest[open...]
                 break
             }
-            output += fields[String(rest[rest.index(after: open)..<close])] ?? ""
+            let (name, fallback) = token(rest[rest.index(after: open)..<close])
+            if let value = fields[name], !value.isEmpty { output += value } else { output += fallback }
             rest = rest[rest.index(after: close)...]
         }
         return output + rest

@@ -21,24 +21,53 @@ struct WatchLoop {
     var renderer: ReplyRenderer
     var output: TextOutput
     var once: Bool
+    /// `--count`: the lines to print before exiting (0); nil: no end.
+    var count: Int? = nil
+
+    /// How a connection that was followed ended.
+    private enum End {
+        /// breezed went away, for this reason: connect again.
+        case lost(String)
+        /// The lines `count` asked for are printed.
+        case counted
+    }
+
+    /// The lines left to print of `count`; a class, as every connection's loop counts down the one number.
+    private final class LinesLeft {
+        var count: Int?
+        init(_ count: Int?) { self.count = count }
+
+        /// Counts a printed line; true once the last one asked for is printed.
+        func printed() -> Bool {
+            guard let left = count else { return false }
+            count = left - 1
+            return left <= 1
+        }
+    }
 
     func run() throws(CLIError) {
         if once { return try printOnce() }
         var delay = Self.firstRetry
         var shown: String?
+        let left = LinesLeft(count)
         while true {
             let reason: String
             do throws(CLIError) {
-                reason = try follow {
+                let end = try follow(left) {
                     delay = Self.firstRetry
                     shown = nil
                 }
+                guard case .lost(let why) = end else { return }
+                reason = why
             } catch {
                 if error.kind == .usage { throw error }
                 reason = error.message
             }
             // Each outage once, and again only when its reason changes.
-            if reason != shown { output.write(now().outageLine(reason)) }
+            if reason != shown {
+                output.write(now().outageLine(reason))
+                if left.printed() { return }
+            }
             shown = reason
             SocketWait.wait(for: socket, atMost: delay)
             delay = min(delay * 2, Self.lastRetry)
@@ -81,7 +110,7 @@ struct WatchLoop {
     /// that changes it. Without a bar, each object is a line of its own, as it comes.
     ///
     /// Each connection starts from nothing: what breezed sends again (its snapshot) is all a line is drawn from.
-    private func follow(_ answered: () -> Void) throws(CLIError) -> String {
+    private func follow(_ left: LinesLeft, _ answered: () -> Void) throws(CLIError) -> End {
         var latest: [String: JSONValue] = [:]
         let connection = try ControlConnection(path: socket, timeout: timeout)
         var snapshotEnd: Int?
@@ -92,20 +121,25 @@ struct WatchLoop {
         let watch = try connection.send("watch")
         var printed: String?
         var shownText = WatchNews()
-        func show(_ line: String) {
-            guard line != printed else { return }
+        /// Prints a bar's line unless it is the one printed last; true once `count` lines are printed.
+        func show(_ line: String) -> Bool {
+            guard line != printed else { return false }
             printed = line
+            return write(line)
+        }
+        func write(_ line: String) -> Bool {
             output.write(line)
+            return left.printed()
         }
         while true {
             if renderer.isBar, snapshotEnd == nil, !connection.hasInput(within: Self.redrawInterval) {
-                show(now().barLine(latest))
+                if show(now().barLine(latest)) { return .counted }
                 continue
             }
-            guard let message = try connection.next() else { return "breezed closed the connection" }
+            guard let message = try connection.next() else { return .lost("breezed closed the connection") }
             guard let className = message["class"]?.stringValue else { continue }
             if className == "ERROR" {
-                return message["message"]?.displayText ?? "breezed closed the connection"
+                return .lost(message["message"]?.displayText ?? "breezed closed the connection")
             }
             if className == "WATCH", message["id"] == .number(Double(watch)) {
                 // The timeout bounds the wait for this answer; updates may be hours apart.
@@ -116,7 +150,7 @@ struct WatchLoop {
             if let end = snapshotEnd {
                 if message["id"] == .number(Double(end)) {
                     snapshotEnd = nil
-                    show(now().barLine(latest))
+                    if show(now().barLine(latest)) { return .counted }
                 } else if className != "VERSION" {
                     StatusBar.remember(ReplyRenderer.withoutID(message), in: &latest)
                 }
@@ -124,11 +158,9 @@ struct WatchLoop {
             }
             guard let line = now().update(message, latest: &latest) else { continue }
             if renderer.isBar {
-                show(line)
-            } else if renderer.json {
-                output.write(line)
-            } else {
-                if shownText.isNews(className, message, line: line) { output.write(line) }
+                if show(line) { return .counted }
+            } else if renderer.json || shownText.isNews(className, message, line: line) {
+                if write(line) { return .counted }
             }
         }
     }

@@ -7,7 +7,7 @@ import BreezeWeb
 import FoundationEssentials
 
 /// The commands the socket server hands to the daemon: search, select, here, saved, popular, location, refresh,
-/// lookup. `route` is the one table: each command answered by one function, now (a read, from `reads`) or later (a
+/// lookup, look. `route` is the one table: each command answered by one function, now (a read, from `reads`) or later (a
 /// change, on the daemon's actor; an online search).
 extension Daemon {
     /// The answer to `request` from a peer with user id `peerUID`; the socket server has checked that the peer may
@@ -21,6 +21,14 @@ extension Daemon {
         case .lookup: return .now(reads.lookup(request))
         case .popular: return .now(reads.popular(request))
         case .search: return reads.search(request)
+        case .look:
+            return .later { [self] in
+                do throws(ProtocolError) {
+                    return try await look(request)
+                } catch {
+                    return ReadOnlyRequests.errorLines(error, request)
+                }
+            }
         case .saved where !request.changesState: return .now(reads.savedList(request))
         case .select, .here, .saved, .location, .refresh:
             return .later { [self] in
@@ -115,9 +123,38 @@ extension Daemon {
             let key = refreshWaits.add(RefreshWait(place: place, since: Date().timeIntervalSince1970))
             await pipeline.refresh()
             return reply(RefreshWait.reply(await refreshAnswers(key)))
-        case .lookup, .popular, .search:
+        case .lookup, .popular, .search, .look:
             throw ProtocolError(.internal, "\(command) only reads: it is answered from `reads`")
         }
+    }
+
+    /// The answer to `look`: a place's data without making it the daemon's (`DataPipeline.look`): the place
+    /// shown, the bar and the broker stay as they are.
+    private func look(_ request: ProtocolRequest) async throws(ProtocolError) -> [[UInt8]] {
+        let place = try resolve(request)
+        let known = Dataset.allCases.map(\.className)
+        let classes = try request.classes("classes", known: known)
+        let datasets = Dataset.allCases.filter { classes?.contains($0.className) ?? true }
+        let objects: [JSONValue]
+        if let pipeline {
+            let updates = await pipeline.look(at: place, datasets)
+            let now = Date().timeIntervalSince1970
+            objects = updates.map { update in
+                DatasetMessage.message(
+                    update.dataset, status: update.status, place: update.place, report: update.report,
+                    fetchedAt: update.fetchedAt, now: now,
+                    freshFor: configuration.refresh[update.dataset] ?? update.dataset.defaultFreshness)
+            }
+        } else {
+            objects = datasets.map {
+                DatasetMessage.empty($0, status: .offline, reason: "web requests are off (--offline)")
+            }
+        }
+        let message = JSONValue.object([
+            ("class", .string("LOOK")), ("place", ProtocolMessage.place(place, distance: nil)),
+            ("datasets", .array(objects)),
+        ])
+        return [ProtocolMessage.reply(message, id: request.id).encodedLine()]
     }
 
     /// The answers of the refresh wait `key`, once it is complete or `RefreshWait.limit` has passed.

@@ -30,12 +30,12 @@ public actor DataPipeline {
 
     public typealias Publish = @Sendable (DataUpdate) -> Void
 
-    private let sources: DataSources
-    private let cache: DataCache?
-    private let configuration: Configuration
-    private let clock: any ServiceClock
+    let sources: DataSources
+    let cache: DataCache?
+    let configuration: Configuration
+    let clock: any ServiceClock
     private let publish: Publish
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
 
     private var current: Place?
     /// Counts the sets of tasks started; the current set's updates alone are published.

@@ -43,12 +43,23 @@ public struct DataSources: Sendable {
 /// dataset.
 public struct DatasetSource: Sendable {
     public let dataset: Dataset
+    /// Keeps the dataset for a place until cancelled (`DatasetRun.run`).
     let keep: @Sendable (_ place: Place, _ force: Bool, _ environment: DatasetRunEnvironment) async -> Void
+    /// Its state at a place now, fetched once if the cache has nothing fresh (`DatasetRun.look`).
+    let look: @Sendable (_ place: Place, _ environment: DatasetRunEnvironment) async -> DataUpdate
+    /// Its state at a place when a look had no answer in time (`DatasetRun.unanswered`).
+    let unanswered: @Sendable (_ place: Place, _ reason: String, _ environment: DatasetRunEnvironment) -> DataUpdate
 
     public init<Report: DatasetReport>(fetch: @escaping @Sendable (Coordinate) async throws(WebError) -> Report) {
         dataset = Report.dataset
         keep = { place, force, environment in
             await DatasetRun(place: place, fetch: fetch, environment: environment).run(force: force)
+        }
+        look = { place, environment in
+            DataUpdate(await DatasetRun(place: place, fetch: fetch, environment: environment).look())
+        }
+        unanswered = { place, reason, environment in
+            DataUpdate(DatasetRun(place: place, fetch: fetch, environment: environment).unanswered(reason))
         }
     }
 }

@@ -29,9 +29,7 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
 
     func run(force: Bool) async {
         let freshness = configuration.freshness[dataset] ?? dataset.defaultFreshness
-        var last = cache?.load(dataset, for: place, as: Report.self)
-        // Fetched "in the future" (a clock set back, an edited file): it would count as fresh until then.
-        if let entry = last, entry.fetchedAt > now() { last = nil }
+        var last = cachedEntry()
         var force = force
         if let last {
             let fresh = now() - last.fetchedAt < freshness
@@ -61,26 +59,16 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
             }
             force = false
             do throws(WebError) {
-                let report = try await fetch(place.coordinate)
-                // The web clients check their answers; a source that did not must not reach the cache or clients.
-                do {
-                    try report.checkPlausible()
-                } catch {
-                    throw WebError(.badPayload, error.description)
-                }
-                let entry = DataCache.Entry(place: place, fetchedAt: now(), report: report)
+                let entry = try await fetchAndStore()
                 if Task.isCancelled { return }
                 last = entry
-                if let error = cache?.store(report, dataset, for: place, fetchedAt: entry.fetchedAt) {
-                    log("cache.write dataset=\(dataset.rawValue) error=\"\(error)\"")
-                }
                 backoff.reset()
                 if let repeats = failures.recovered() {
                     log(
                         "fetch.recovered dataset=\(dataset.rawValue) place=\"\(place.displayName)\" failures=\(repeats)"
                     )
                 }
-                await send(status(of: report), entry)
+                await send(status(of: entry.report), entry)
             } catch {
                 if Task.isCancelled { return }
                 let reason = "\(error.code.rawValue): \(error)"
@@ -103,6 +91,58 @@ struct DatasetRun<Report: DatasetReport>: Sendable {
                 guard (try? await environment.clock.sleep(seconds: delay)) != nil else { return }
             }
         }
+    }
+
+    /// The dataset at the place now, for a look (`DataPipeline.look`): the cache's entry while it is fresh, else
+    /// fetched once; a failure keeps what the cache holds, as `stale`, or is `failed`.
+    func look() async -> DatasetState<Report> {
+        let freshness = configuration.freshness[dataset] ?? dataset.defaultFreshness
+        let cached = cachedEntry()
+        if let cached, now() - cached.fetchedAt < freshness { return state(status(of: cached.report), cached) }
+        do throws(WebError) {
+            let entry = try await fetchAndStore()
+            return state(status(of: entry.report), entry)
+        } catch {
+            let reason = "\(error.code.rawValue): \(error)"
+            return state(cached == nil ? .failed(reason: reason) : .stale(reason: reason), cached)
+        }
+    }
+
+    /// The dataset at the place when a look had no answer in time (`reason`): what the cache holds, as `stale`, or
+    /// `failed`.
+    func unanswered(_ reason: String) -> DatasetState<Report> {
+        let cached = cachedEntry()
+        return state(cached == nil ? .failed(reason: reason) : .stale(reason: reason), cached)
+    }
+
+    /// The cache's entry for the place, unless it was fetched "in the future" (a clock set back, an edited file):
+    /// it would count as fresh until then.
+    private func cachedEntry() -> DataCache.Entry<Report>? {
+        guard let entry = cache?.load(dataset, for: place, as: Report.self), entry.fetchedAt <= now() else {
+            return nil
+        }
+        return entry
+    }
+
+    /// Fetches the report, checks it and caches it (a failure to cache is logged, never thrown).
+    private func fetchAndStore() async throws(WebError) -> DataCache.Entry<Report> {
+        let report = try await fetch(place.coordinate)
+        // The web clients check their answers; a source that did not must not reach the cache or clients.
+        do {
+            try report.checkPlausible()
+        } catch {
+            throw WebError(.badPayload, error.description)
+        }
+        let entry = DataCache.Entry(place: place, fetchedAt: now(), report: report)
+        if Task.isCancelled { return entry }
+        if let error = cache?.store(report, dataset, for: place, fetchedAt: entry.fetchedAt) {
+            log("cache.write dataset=\(dataset.rawValue) error=\"\(error)\"")
+        }
+        return entry
+    }
+
+    private func state(_ status: DatasetStatus, _ entry: DataCache.Entry<Report>?) -> DatasetState<Report> {
+        DatasetState(place: place, status: status, report: entry?.report, fetchedAt: entry?.fetchedAt)
     }
 
     private func status(of report: Report) -> DatasetStatus {

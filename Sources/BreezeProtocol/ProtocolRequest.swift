@@ -3,7 +3,7 @@ public import BreezeCore
 /// A request from a client: one JSON object on one line, `{"command":"…","id":…, arguments…}`.
 public struct ProtocolRequest: Hashable, Sendable {
     public enum Command: String, CaseIterable, Sendable {
-        case status, watch, unwatch, search, select, here, saved, popular, location, refresh, lookup, version
+        case status, watch, unwatch, search, select, here, saved, popular, location, refresh, lookup, look, version
 
         /// The command `name` is, in any case (`Version`, `SEARCH`).
         init?(anyCase name: String) {

@@ -9,7 +9,7 @@ public enum RequestRoute: Hashable, Sendable {
 
     /// Handed to the daemon (the read-only ones answered in place; see the daemon's `ReadOnlyRequests`).
     public enum DaemonCommand: Hashable, Sendable {
-        case search, select, here, saved, popular, location, refresh, lookup
+        case search, select, here, saved, popular, location, refresh, lookup, look
     }
 
     case server(ServerCommand)
@@ -32,6 +32,7 @@ extension ProtocolRequest.Command {
         case .location: .daemon(.location)
         case .refresh: .daemon(.refresh)
         case .lookup: .daemon(.lookup)
+        case .look: .daemon(.look)
         }
     }
 }

@@ -30,7 +30,7 @@ import Glibc
         (["--jsno", "status"], "unknown option \"--jsno\"; did you mean --json?"),
         (["watch", "--wayabr"], "unknown option \"--wayabr\"; did you mean --waybar?"),
         (["--unit", "f", "status"], "unknown option \"--unit\"; did you mean --units?"),
-        (["status", "extra"], "usage: breezectl status"),
+        (["where", "extra"], "usage: breezectl where"),
         (["search"], "usage: breezectl search <query>"),
         (["search", " x "], "a search needs at least 2 characters"),
         (["lookup", "46.9"], "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got \"46.9\""),
@@ -58,9 +58,13 @@ import Glibc
         (["--timeout", "86401", "air"], "--timeout is a number of seconds above 0 and up to 86400, not \"86401\""),
         (["--timeout", "nan", "air"], "--timeout is a number of seconds above 0 and up to 86400, not \"nan\""),
         (["--timeout"], "--timeout needs a value"),
-        (["--format", "{aqi}", "air"], "--format, --waybar, --i3bar and --once go with watch"),
-        (["--waybar", "status"], "--format, --waybar, --i3bar and --once go with watch"),
-        (["--once", "status"], "--format, --waybar, --i3bar and --once go with watch"),
+        (["--format", "{aqi}", "air"], "--format goes with watch, status and where"),
+        (["--waybar", "status"], "--waybar, --i3bar and --once go with watch"),
+        (["--once", "status"], "--waybar, --i3bar and --once go with watch"),
+        (["watch", "--once", "--count", "2"], "--once and --count: one or the other"),
+        (["watch", "--count", "0"], "--count is a whole number above 0, not \"0\""),
+        (["search", "--count", "51", "san"], "search --count is at most 50, not 51"),
+        (["status", "--count", "3"], "--count goes with watch (lines) and search (places)"),
         (["watch", "--waybar", "--i3bar"], "--waybar and --i3bar: one or the other"),
         (["watch", "--once", "--json"], "--once prints one line: not with --json (breezectl --json status prints the objects)"),
         (["watch", "--once", "--json", "--waybar"], "--once prints one line: not with --json (breezectl --json status prints the objects)"),
@@ -83,7 +87,7 @@ import Glibc
         #expect(run.status == 64)
         // The hint names the subcommand's own help once the subcommand is known.
         let subcommand = arguments.prefix { $0 != "--" }.first {
-            ["status", "search", "lookup", "location", "saved", "fleet", "watch", "air"].contains($0)
+            ["status", "where", "search", "lookup", "location", "saved", "fleet", "watch", "air"].contains($0)
         }
         let hint = subcommand.map { "Run 'breezectl help \($0)' for its usage.\n" } ?? "Run 'breezectl --help' for usage.\n"
         #expect(run.errors == "breezectl: \(message)\n" + hint)
@@ -146,7 +150,7 @@ import Glibc
     @Test func helpForWatchListsItsOwnOptions() {
         let run = Self.run(["help", "watch"])
         #expect(run.output.contains("  --waybar                Print Waybar custom-module JSON"))
-        #expect(run.output.contains("USAGE: breezectl watch [--json | --format <text> | --waybar | --i3bar] [--once]\n"))
+        #expect(run.output.contains("USAGE: breezectl watch [--json | --format <text> | --waybar | --i3bar] [--once | --count <n>]\n"))
     }
 
     @Test func helpForFleetListsItsOwnOptionsThenTheGlobalOnes() throws {

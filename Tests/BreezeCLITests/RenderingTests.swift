@@ -186,6 +186,19 @@ import Testing
         #expect(Self.render(#"{"class":"VERSION","release":"0.1.0"}"#, "watch", format: "{aqi}") == "")
     }
 
+    /// One rule for a missing value: nothing, or the default the token names after a bar.
+    @Test func aMissingValueIsEmptyOrTheDefaultItsTokenNames() {
+        let loading = #"{"class":"AIR","state":"loading","us_aqi":null}"#
+        #expect(Self.render(loading, "watch", format: "AQI {aqi}|{aqi|?}|{aqi|n/a}|{air_state|x}") == "AQI |?|n/a|loading\n")
+        let weather = #"{"class":"WEATHER","state":"loading","temperature_c":null}"#
+        #expect(Self.render(weather, "watch", format: "[{temp}] [{temp|--}] [{high|?}]") == "[] [--] [?]\n")
+        #expect(Self.render(Self.air, "watch", format: "{aqi|?} {o3|none}") == "42 none\n")
+        let pollen = #"{"class":"POLLEN","state":"fresh","highest":4}"#
+        #expect(Self.render(pollen, "watch", format: "{pollen} {pollen_label}") == "4 High\n")
+        let noPollen = #"{"class":"POLLEN","state":"loading","highest":null}"#
+        #expect(Self.render(noPollen, "watch", format: "[{pollen_label}] [{pollen_label|unknown}]") == "[] [unknown]\n")
+    }
+
     @Test func watchForWaybarIsOneJSONObject() {
         // An AIR with no place, and no LOCATION: nothing says where the index is for, so it is not shown.
         #expect(Self.render(Self.air, "watch", waybar: true) == #"{"text":"No place","tooltip":"No place yet: select a city ('breezectl select CITY') or set fallback_city in breezed.conf\nAir quality (fresh)","class":["no-place"],"alt":"no-place"}"# + "\n")

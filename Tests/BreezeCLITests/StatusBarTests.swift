@@ -181,7 +181,7 @@ import Testing
     }
 
     /// With no daemon at the socket, a check made after connecting would exit 69 first: 64 shows it came before.
-    @Test(arguments: ["{bogus}", "{aqi} {Temp}", "{}", "{city} {name "])
+    @Test(arguments: ["{bogus}", "{aqi} {Temp}", "{}", "{city} {name ", "{aqi|?} {bogus|x}"])
     func anUnknownTokenIsAUsageErrorBeforeConnecting(format: String) throws {
         let run = ArgumentTests.run(["--socket", ArgumentTests.nowhere, "watch", "--once", "--format", format])
         if format == "{city} {name " {

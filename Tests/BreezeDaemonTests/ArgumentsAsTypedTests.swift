@@ -39,6 +39,30 @@ struct ArgumentsAsTypedTests {
         await daemon.stop()
     }
 
+    @Test func countAndFormatBoundWhatIsPrinted() async throws {
+        let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
+        let three = try await breezectl(daemon, ["search", "--count", "3", "san"])
+        #expect(three.status == 0, "\(three.errors)")
+        #expect(three.output.split(separator: "\n").count == 3, "\(three.output)")
+        let many = try await breezectl(daemon, ["--json", "search", "--count", "40", "san"])
+        #expect(many.output.split(separator: "\n").count == 40, "\(many.output)")
+        // watch ends after the lines asked for: the snapshot's first two objects here.
+        let watched = try await breezectl(daemon, ["--json", "watch", "--count", "2"])
+        #expect(watched.status == 0, "\(watched.errors)")
+        let classes = watched.output.split(separator: "\n").map { object(String($0))["class"] as? String }
+        #expect(classes == ["PERMISSION", "LOCATION"], "\(watched.output)")
+        let bar = try await breezectl(daemon, ["watch", "--count", "1", "--format", "{city}"])
+        #expect(bar.output == "Bern\n", "\(bar.output)")
+        // --format for status and where: one line, a missing value empty or its default.
+        let whereLine = try await breezectl(daemon, ["where", "--format", "{city}, {country_code} [{aqi}] [{aqi|?}]"])
+        #expect(whereLine.status == 0 && whereLine.output == "Bern, CH [] [?]\n", "\(whereLine.output)\(whereLine.errors)")
+        let statusLine = try await breezectl(daemon, ["status", "--format", "{city} {air_state}"])
+        #expect(statusLine.output == "Bern offline\n", "\(statusLine.output)")
+        let looked = try await breezectl(daemon, ["status", "lisbon", "--format", "{city} {country_code} {air_state}"])
+        #expect(looked.output == "Lisbon PT offline\n", "\(looked.output)\(looked.errors)")
+        await daemon.stop()
+    }
+
     @Test func selectTakesANameOfSeveralWordsAndTheVeryNameFirst() async throws {
         let daemon = try await BreezedProcess(["--no-gpsd", "--no-geoclue", "--offline", "--fallback-city", "Bern"])
         let maine = try await breezectl(daemon, ["select", "portland,", "maine"])

@@ -21,6 +21,10 @@ struct ProtocolContractTests {
         (#"{"command":"watch","classes":["BOGUS"],"id":8}"#, "bad-argument"),
         (#"{"command":"watch","classes":[],"id":9}"#, "bad-argument"),
         (#"{"command":"refresh","wait":"yes","id":10}"#, "bad-argument"),
+        (#"{"command":"look","id":11}"#, "bad-argument"),
+        (#"{"command":"look","query":"Paris","classes":["LOCATION"],"id":12}"#, "bad-argument"),
+        (#"{"command":"look","city":0,"id":13}"#, "bad-argument"),
+        (#"{"command":"look","query":"xqzvwkj","id":14}"#, "not-found"),
     ]
 
     @Test func everyErrorCarriesTheIdOfItsLineAndLimitIsChecked() async throws {
@@ -38,7 +42,7 @@ struct ProtocolContractTests {
                 ? client.reply(id: 101) : nil
             return (version, replies, limited, most)
         }
-        #expect(object(version ?? "")["proto_minor"] as? Int == 10, "\(version ?? "no VERSION")")
+        #expect(object(version ?? "")["proto_minor"] as? Int == 11, "\(version ?? "no VERSION")")
         #expect(replies.count == Self.badLines.count)
         for (index, (reply, request)) in zip(replies, Self.badLines).enumerated() {
             let message = object(reply ?? "")

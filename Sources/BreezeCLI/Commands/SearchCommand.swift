@@ -25,11 +25,13 @@ struct SearchCommand: BreezectlCommand {
                                       Ctrl-P move, Enter selects (as select), Ctrl-S saves, Ctrl-U clears, Esc
                                       or Ctrl-D leaves, Ctrl-C cancels (exit 130). Needs a terminal on standard
                                       input and output.
+              --count <n>             At most n places (1 to 50; 10 when left out).
             """,
         examples: [
             ("breezectl search zur", "the cities whose names start with \"zur\", with their ids"),
             ("breezectl search new y", "a query of several words, quoted or not"),
             ("breezectl --json search bern", "one PLACE object per line"),
+            ("breezectl search --count 3 san", "the first three matches"),
             ("breezectl search --interactive", "search as you type, then select or save a city"),
         ])
 
@@ -60,6 +62,9 @@ struct SearchCommand: BreezectlCommand {
 
     func run(_ context: CommandContext) throws(CLIError) {
         guard let query else { return try InteractiveSearch(context: context).run() }
-        try context.request("search", [("query", .string(query))]) { answer in answer.search(query) }
+        let limit = context.arguments.count ?? 10
+        try context.request("search", [("query", .string(query)), ("limit", .number(Double(limit)))]) { answer in
+            answer.search(query, limit: limit)
+        }
     }
 }

@@ -2,7 +2,8 @@ import BreezeCore
 import BreezeProtocol
 
 /// The subcommands that print part of breezed's current state (`status`, `where`, `air`, `pollen`, `climate`,
-/// `weather`): the same request, each with its own help.
+/// `weather`): the same request, each with its own help. Given the words of a place (`status` and the datasets
+/// take them), they print that place's data instead, from a `look`: breezed's own place stays as it is.
 protocol SnapshotCommand: BreezectlCommand {
     init()
 }
@@ -14,7 +15,20 @@ extension SnapshotCommand {
 
     func run(_ context: CommandContext) throws(CLIError) {
         let connection = try context.connect()
-        let snapshot = try context.snapshot(connection)
+        let snapshot: [String: JSONValue]
+        if let place = CommandContext.words(context.arguments.positional) {
+            snapshot = try context.look(at: place, connection)
+        } else {
+            snapshot = try context.snapshot(connection)
+        }
+        // `status --format` and `where --format`: one line, as `watch --once --format` prints it (a look's place
+        // stands where the location would).
+        if context.renderer.isBar {
+            var latest = snapshot
+            if let place = snapshot["PLACE"] { latest["LOCATION"] = place }
+            context.output.write(context.renderer.barLine(latest))
+            return
+        }
         context.output.write(context.renderer.snapshot(snapshot))
         if let dataset = context.subcommand.dataset { try Self.requireData(dataset, in: snapshot) }
     }

@@ -10,10 +10,15 @@ enum AirView: DatasetView {
 
     static let help = CommandHelp(
         abstract: "Show the air quality: US AQI and six pollutants.",
-        usage: "air",
+        usage: "air [<place>]",
+        arity: CommandHelp.placeArity,
+        arguments: [CommandHelp.placeArgument],
         discussion: "Exits 0 with data (fresh or stale), 75 while it is being fetched or the fetch failed, 69 when "
             + "there is none for the place.",
-        examples: [("breezectl air", "the index, its label, advice and the pollutants")])
+        examples: [
+            ("breezectl air", "the index, its label, advice and the pollutants"),
+            ("breezectl air zurich", "the same for Zürich, breezed's own place unchanged"),
+        ])
 
     static func section(_ message: JSONValue?, _ dashboard: Dashboard) -> [String] {
         guard let message else { return ["Air quality: no data yet"] }
@@ -54,7 +59,7 @@ enum AirView: DatasetView {
 
     static func formatFields(_ message: JSONValue, unit: TemperatureUnit) -> [String: String] {
         var fields = [
-            "aqi": WatchLine.text(message["us_aqi"]) ?? "?",
+            "aqi": WatchLine.text(message["us_aqi"]) ?? "",
             "aqi_label": WatchLine.text(message["label"]) ?? "",
             "emoji": WatchLine.text(message["emoji"]) ?? "",
             "category": WatchLine.text(message["category"]) ?? "",

@@ -7,8 +7,13 @@ enum ClimateView: DatasetView {
 
     static let help = CommandHelp(
         abstract: "Show today's maximum temperature across the decades.",
-        usage: "climate",
-        examples: [("breezectl climate", "in the locale's unit"), ("breezectl --units f climate", "in Fahrenheit")])
+        usage: "climate [<place>]",
+        arity: CommandHelp.placeArity,
+        arguments: [CommandHelp.placeArgument],
+        examples: [
+            ("breezectl climate", "in the locale's unit"), ("breezectl --units f climate", "in Fahrenheit"),
+            ("breezectl climate new york", "for New York, breezed's own place unchanged"),
+        ])
 
     static func section(_ message: JSONValue?, _ dashboard: Dashboard) -> [String] {
         guard let message else { return ["Climate: no data yet"] }

@@ -7,10 +7,15 @@ enum PollenView: DatasetView {
 
     static let help = CommandHelp(
         abstract: "Show pollen levels.",
-        usage: "pollen",
+        usage: "pollen [<place>]",
+        arity: CommandHelp.placeArity,
+        arguments: [CommandHelp.placeArgument],
         discussion: "Exits 0 with data (fresh or stale), 75 while it is being fetched or the fetch failed, 69 when "
             + "there is none for the place.",
-        examples: [("breezectl pollen", "each pollen type and plant, with advice at the highest level")])
+        examples: [
+            ("breezectl pollen", "each pollen type and plant, with advice at the highest level"),
+            ("breezectl pollen vienna", "the same for Vienna, breezed's own place unchanged"),
+        ])
 
     static func section(_ message: JSONValue?, _ dashboard: Dashboard) -> [String] {
         guard let message else { return ["Pollen: no data yet"] }
@@ -29,9 +34,11 @@ enum PollenView: DatasetView {
         return lines + dashboard.tips(message)
     }
 
-    static var formatTokens: [String] { ["pollen"] }
+    /// `{pollen}`: the highest level, 0 (none) to 5 (very high); `{pollen_label}`: its name.
+    static var formatTokens: [String] { ["pollen", "pollen_label"] }
 
     static func formatFields(_ message: JSONValue, unit: TemperatureUnit) -> [String: String] {
-        ["pollen": WatchLine.text(message["highest"]) ?? ""]
+        let level = message["highest"]?.numberValue.flatMap { Int(exactly: $0) }.flatMap(PollenLevel.init)
+        return ["pollen": WatchLine.text(message["highest"]) ?? "", "pollen_label": level?.title ?? ""]
     }
 }

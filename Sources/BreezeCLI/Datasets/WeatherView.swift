@@ -7,10 +7,13 @@ enum WeatherView: DatasetView {
 
     static let help = CommandHelp(
         abstract: "Show the weather now and the forecast for 7 days.",
-        usage: "weather",
+        usage: "weather [<place>]",
+        arity: CommandHelp.placeArity,
+        arguments: [CommandHelp.placeArgument],
         examples: [
             ("breezectl weather", "the temperature and condition now, and 7 days"),
             ("breezectl --units c weather", "in Celsius"),
+            ("breezectl weather paris", "in Paris, breezed's own place unchanged"),
         ])
 
     static func section(_ message: JSONValue?, _ dashboard: Dashboard) -> [String] {
@@ -50,14 +53,14 @@ enum WeatherView: DatasetView {
 
     static func formatFields(_ message: JSONValue, unit: TemperatureUnit) -> [String: String] {
         var fields = [
-            "temp": message["temperature_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?",
+            "temp": message["temperature_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "",
             "condition": WatchLine.text(message["condition"]) ?? "",
             "icon": WatchLine.text(message["emoji"]) ?? "",
             "icon_name": WatchLine.text(message["icon"]) ?? "",
         ]
         if case .array(let days)? = message["daily"], let today = days.first {
-            fields["high"] = today["max_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
-            fields["low"] = today["min_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? "?"
+            fields["high"] = today["max_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? ""
+            fields["low"] = today["min_c"]?.numberValue.map { TerminalText.temperature($0, unit) } ?? ""
         }
         return fields
     }
