@@ -17,6 +17,13 @@ public enum BreezeCTL {
         _ arguments: [String], environment: ProcessEnvironment.Variables = .process,
         isTerminal: Bool = isatty(1) == 1, output: TextOutput = .process
     ) -> Int32 {
+        // `completion` is not one of breezed's subcommands: its help is its own.
+        if arguments.first == "help" && arguments.dropFirst().first == "completion"
+            || arguments.first == "completion" && arguments.contains(where: { $0 == "--help" || $0 == "-h" })
+        {
+            output.write(ShellCompletion.help)
+            return 0
+        }
         if arguments.first == "completion" { return ShellCompletion.run(Array(arguments.dropFirst()), output: output) }
         var output = output
         // The subcommand, once known: a usage error points to its help.

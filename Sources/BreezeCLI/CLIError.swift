@@ -39,6 +39,12 @@ public struct CLIError: Error, Sendable {
         case "not-permitted": self.init(.notPermitted, text)
         case "bad-argument": self.init(.usage, text)
         case "shutting-down", "too-many-clients", "unavailable": self.init(.unreachable, text)
+        case "not-found" where text.hasPrefix("no city matches"):
+            // A name breezed knows no place by: what to try next.
+            self.init(
+                .failure,
+                text + "; check its spelling, or list the places whose names start with its first letters "
+                    + "('breezectl search' and a few letters)")
         default: self.init(.failure, "\(text) (\(TerminalText.escaped(code)))")
         }
     }

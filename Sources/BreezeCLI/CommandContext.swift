@@ -73,16 +73,22 @@ struct CommandContext {
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    /// A city given as a GeoNames id or a query.
-    static func cityArgument(_ text: String) -> (String, JSONValue) {
-        if let id = Int(text) { return ("city", .number(Double(id))) }
-        return ("query", .string(text))
+    /// A city given as a GeoNames id or a query. A number that no GeoNames id can be is a usage error.
+    static func cityArgument(_ text: String) throws(CLIError) -> (String, JSONValue) {
+        guard let id = Int(text) else { return ("query", .string(text)) }
+        guard id >= 1 else {
+            throw CLIError(
+                .usage,
+                "\(id) is not a GeoNames id (they are whole numbers from 1); 'breezectl search NAME' lists places "
+                    + "with their ids")
+        }
+        return ("city", .number(Double(id)))
     }
 
     /// Another place's objects by class, from a `look`: its `PLACE`, and the dataset the subcommand shows (every
     /// dataset for `status`).
     func look(at place: String, _ connection: ControlConnection) throws(CLIError) -> [String: JSONValue] {
-        var arguments = [Self.cityArgument(place)]
+        var arguments = [try Self.cityArgument(place)]
         if let dataset = subcommand.dataset { arguments.append(("classes", .array([.string(dataset.className)]))) }
         let id = try connection.send("look", arguments)
         let reply = try connection.reply(to: id)

@@ -67,7 +67,14 @@ struct Dashboard {
         if let retry = message["retry_at"]?.displayText.flatMap(Self.parse), retry > now {
             parts[parts.count - 1] += "; next try in \(Self.age((retry - now).rounded(.up)))"
         }
-        return dim("(" + parts.joined(separator: ": ") + ")")
+        let text = "(" + parts.joined(separator: ": ") + ")"
+        // A problem stands out: a failure in red, data kept through one (or none to be had) in yellow; the rest is
+        // quiet.
+        if state == "failed" { return problem(text, severe: true) }
+        if message["reason"] != nil || message["last_failure"] != nil || state == "stale" {
+            return problem(text, severe: false)
+        }
+        return dim(text)
     }
 
     /// The age from `fetched`, counted now rather than when the daemon sent it.
@@ -97,6 +104,10 @@ struct Dashboard {
 
     func bold(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
     func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    /// A problem, highlighted: red when `severe`, else yellow.
+    func problem(_ text: String, severe: Bool) -> String {
+        color ? "\u{1B}[\(severe ? 31 : 33)m\(text)\u{1B}[0m" : text
+    }
 
     func paint(_ text: String, hex: String?) -> String {
         guard color, let hex, hex.count == 7, let value = UInt32(hex.dropFirst(), radix: 16) else { return text }

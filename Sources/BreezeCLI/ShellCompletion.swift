@@ -14,6 +14,25 @@ enum ShellCompletion {
     static let shortUsage = "completion <shell>"
     static let abstract = "Print a completion script for bash, zsh or fish."
 
+    /// `breezectl help completion`.
+    static let help = """
+        OVERVIEW: \(abstract)
+
+        USAGE: breezectl \(usage)
+
+        The script completes subcommands, options and their values from breezectl's own command table. The .deb
+        installs it for each shell already.
+
+        EXAMPLES:
+          source <(breezectl completion bash)
+              Completion in this bash session.
+          breezectl completion zsh > "${fpath[1]}/_breezectl"
+              For zsh, in the first folder of its function path.
+          breezectl completion fish > ~/.config/fish/completions/breezectl.fish
+              For fish.
+
+        """
+
     /// An option as the help text lists it: its names, the placeholder of its value if it takes one, its help.
     struct Option: Equatable {
         var names: [String]

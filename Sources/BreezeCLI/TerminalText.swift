@@ -37,22 +37,32 @@ enum TerminalText {
         "·": "-", "±": "+/-", "—": "--", "–": "-", "…": "...", "•": "*", "°": "", "µ": "u", "³": "3", "²": "2",
         "→": "->", "←": "<-", "‘": "'", "’": "'", "“": "\"", "”": "\"", "×": "x", "›": ">", "‹": "<",
         "▁": "#", "▂": "#", "▃": "#", "▄": "#", "▅": "#", "▆": "#", "▇": "#", "█": "#",
+        // The pollutants' subscripts: NO₂, SO₂, O₃.
+        "₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7", "₈": "8", "₉": "9",
     ]
 
     /// `text` for a terminal that is not UTF-8: breezectl's own symbols in ASCII ("±5 m" → "+/-5 m", "21.3°C" →
-    /// "21.3C", a climate bar's blocks → "#", its length still the level) and emoji left out. Other letters, as in a
-    /// city's name, are kept as they came: they are the data, and a terminal shows what it can of them.
+    /// "21.3C", NO₂ → NO2, a climate bar's blocks → "#", its length still the level) and emoji left out, with the
+    /// space that set one apart ("  🙂 42" → "  42", "42 🙂 Good" → "42 Good"). Other letters, as in a city's name,
+    /// are kept as they came: they are the data, and a terminal shows what it can of them.
     static func ascii(_ text: String) -> String {
         var output = ""
+        var droppedEmoji = false
         for scalar in text.unicodeScalars {
+            let afterEmoji = droppedEmoji
+            droppedEmoji = false
             if scalar.isASCII {
+                // The space after a dropped emoji, where a space or the start of a line is before it.
+                if afterEmoji, scalar == " ", output.isEmpty || output.hasSuffix(" ") || output.hasSuffix("\n") {
+                    continue
+                }
                 output.unicodeScalars.append(scalar)
             } else if let replacement = asciiSymbols[scalar] {
                 output += replacement
             } else if scalar.properties.isEmojiPresentation || scalar.properties.isEmoji
                 || scalar.value == 0xFE0F || scalar.value == 0x200D
             {
-                continue
+                droppedEmoji = true
             } else {
                 output.unicodeScalars.append(scalar)
             }

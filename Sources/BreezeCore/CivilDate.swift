@@ -43,6 +43,15 @@ public struct CivilDate: Hashable, Sendable {
         guard CivilDate(daysSince1970: daysSince1970) == self else { return nil }
     }
 
+    /// "Mon 7 Dec": the day as a forecast names it, in English.
+    public var shortName: String {
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        // 1970-01-01 was a Thursday; the remainder is made positive for the days before it.
+        let weekday = ((daysSince1970 + 4) % 7 + 7) % 7
+        return "\(weekdays[weekday]) \(day) \(months[(month - 1) % 12])"
+    }
+
     /// "YYYY-MM-DD".
     public var iso8601: String {
         func pad(_ value: Int, _ width: Int) -> String {

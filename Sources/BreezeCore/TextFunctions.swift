@@ -100,4 +100,9 @@ extension String {
         if units >= length { return String(decoding: utf16.prefix(length), as: UTF16.self) }
         return self + String(repeating: " ", count: length - units)
     }
+
+    /// At least `length` characters: spaces before it when it is shorter (a column of numbers aligned right).
+    public func leftPadded(toLength length: Int) -> String {
+        String(repeating: " ", count: max(0, length - count)) + self
+    }
 }

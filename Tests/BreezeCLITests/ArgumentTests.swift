@@ -38,12 +38,15 @@ import Glibc
         (["lookup", "nan", "0"], "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got \"nan 0\""),
         (["lookup", "47.4,8.6,1"], "lookup takes a latitude and a longitude in degrees, such as 47.37 8.54 or 47.37,8.54; got \"47.4,8.6,1\""),
         (["lookup", "1", "2", "3"], "usage: breezectl lookup <latitude> <longitude>"),
-        (["saved", "rm"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
+        (["saved", "rm"], "usage: breezectl saved [list | add <id-or-query> | remove|rm <id-or-name>]"),
         (["location", "maybe"], "location takes on or off, not \"maybe\""),
-        (["saved", "clear"], "saved takes list, add or remove, not \"clear\""),
-        (["saved", "add"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
-        (["saved", "list", "x"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
-        (["saved", "list", "x", "y"], "usage: breezectl saved [list | add <id-or-query> | remove <id-or-name>]"),
+        (["saved", "clear"], "saved takes list, add, remove or rm, not \"clear\""),
+        (["select", "0"], "0 is not a GeoNames id (they are whole numbers from 1); 'breezectl search NAME' lists places with their ids"),
+        (["weather", "0"], "0 is not a GeoNames id (they are whole numbers from 1); 'breezectl search NAME' lists places with their ids"),
+        (["saved", "add", "-3"], "-3 is not a GeoNames id (they are whole numbers from 1); 'breezectl search NAME' lists places with their ids"),
+        (["saved", "add"], "usage: breezectl saved [list | add <id-or-query> | remove|rm <id-or-name>]"),
+        (["saved", "list", "x"], "usage: breezectl saved [list | add <id-or-query> | remove|rm <id-or-name>]"),
+        (["saved", "list", "x", "y"], "usage: breezectl saved [list | add <id-or-query> | remove|rm <id-or-name>]"),
         (["stauts"], "unknown subcommand \"stauts\"; did you mean status?"),
         (["serach", "zur"], "unknown subcommand \"serach\"; did you mean search?"),
         (["help", "wathc"], "unknown subcommand \"wathc\"; did you mean watch?"),
@@ -87,7 +90,7 @@ import Glibc
         #expect(run.status == 64)
         // The hint names the subcommand's own help once the subcommand is known.
         let subcommand = arguments.prefix { $0 != "--" }.first {
-            ["status", "where", "search", "lookup", "location", "saved", "fleet", "watch", "air"].contains($0)
+            ["status", "where", "search", "lookup", "select", "location", "saved", "fleet", "watch", "air", "weather"].contains($0)
         }
         let hint = subcommand.map { "Run 'breezectl help \($0)' for its usage.\n" } ?? "Run 'breezectl --help' for usage.\n"
         #expect(run.errors == "breezectl: \(message)\n" + hint)
@@ -145,6 +148,15 @@ import Glibc
         let run = Self.run(arguments)
         #expect(run.status == 64)
         #expect(!run.errors.contains("did you mean"), "\(run.errors)")
+    }
+
+    /// `completion` has help of its own, however it is asked for.
+    @Test(arguments: [["help", "completion"], ["completion", "--help"], ["completion", "bash", "-h"]])
+    func completionHasHelp(arguments: [String]) {
+        let run = Self.run(arguments)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.hasPrefix("OVERVIEW: Print a completion script for bash, zsh or fish.\n\nUSAGE: breezectl completion bash|zsh|fish\n"), "\(run.output)")
+        #expect(run.output.contains("source <(breezectl completion bash)"), "\(run.output)")
     }
 
     @Test func helpForWatchListsItsOwnOptions() {

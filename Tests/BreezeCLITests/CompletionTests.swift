@@ -56,7 +56,7 @@ import Glibc
     }
 
     @Test func bashOffersEachSubcommandsArguments() async throws {
-        #expect(try await Self.bashWords(["breezectl", "saved", ""]) == ["list", "add", "remove"])
+        #expect(try await Self.bashWords(["breezectl", "saved", ""]) == ["list", "add", "remove", "rm"])
         #expect(try await Self.bashWords(["breezectl", "saved", "add", ""]) == [])
         #expect(try await Self.bashWords(["breezectl", "location", ""]) == ["on", "off"])
         #expect(try await Self.bashWords(["breezectl", "completion", ""]) == ["bash", "zsh", "fish"])

@@ -214,6 +214,7 @@ import Testing
     @Test(arguments: [
         (#"{"class":"ERROR","code":"not-permitted","message":"only members of breeze may change state"}"#, "only members of breeze may change state\n"),
         (#"{"class":"ERROR","code":"not-found","message":"no city with id 1"}"#, "no city with id 1 (not-found)\n"),
+        (#"{"class":"ERROR","code":"not-found","message":"no city matches \"xqzv\""}"#, "no city matches \"xqzv\"; check its spelling, or list the places whose names start with its first letters ('breezectl search' and a few letters)\n"),
         (#"{"class":"ERROR"}"#, "breezed refused the request (internal)\n"),
     ])
     func anErrorIsItsMessage(line: String, text: String) {

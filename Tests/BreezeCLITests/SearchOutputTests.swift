@@ -159,6 +159,42 @@ import Glibc
             "\(json.status) \(json.output) \(json.errors)")
     }
 
+    /// Under LANG=C every symbol breezectl prints is ASCII: the pollutants' subscripts too, and a dropped emoji
+    /// leaves no blank behind.
+    @Test func theAirOutsideAUTF8LocaleIsASCIIWithoutBlanks() async throws {
+        let air =
+            #"{"class":"AIR","state":"fresh","us_aqi":42,"label":"Good","emoji":"🙂","summary":"Air is fine.","pollutants":[{"code":"nitrogen_dioxide","symbol":"NO₂","value":12.5,"status":"good"},{"code":"ozone","symbol":"O₃","value":60,"status":"good"}]"#
+        let daemon = FakeDaemon { fd in
+            // status, then version: each answered with its own id.
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            var answered = 0
+            while answered < 2, recv(fd, &byte, 1, 0) == 1 {
+                guard byte == UInt8(ascii: "\n") else {
+                    line.append(byte)
+                    continue
+                }
+                let text = String(decoding: line, as: UTF8.self)
+                line = []
+                let id = text.split(separator: ":").last.map { $0.filter(\.isNumber) } ?? "0"
+                FakeDaemon.write(
+                    fd,
+                    text.contains("\"status\"")
+                        ? air + #","id":\#(id)}"# + "\n" : #"{"class":"VERSION","release":"0.1.0","id":\#(id)}"# + "\n")
+                answered += 1
+            }
+            FakeDaemon.drain(fd)
+        }
+        defer { daemon.stop() }
+        let run = try #require(await Self.breezectl(["--socket", daemon.path, "air"], environment: ["LANG": "C"]))
+        #expect(run.output.unicodeScalars.allSatisfy { $0.isASCII }, "\(run.output)")
+        #expect(run.output.contains("NO2") && run.output.contains("O3"), "\(run.output)")
+        // "  🙂 AQI 42 Good · Air is fine." in UTF-8: the emoji goes with the space after it.
+        #expect(
+            run.output == "Air quality (fresh)\n  AQI 42 Good -- Air is fine.\n  NO2      12.5 ug/m3  good\n"
+                + "  O3       60.0 ug/m3  good\n", "\(run.output)")
+    }
+
     @Test func statusBarCoordinatesHaveAtMostFourDecimals() {
         let location =
             #"{"class":"LOCATION","name":"Adelboden, Switzerland","latitude":46.510596667,"longitude":7.567402,"source":"gpsd","state":"authorized"}"#

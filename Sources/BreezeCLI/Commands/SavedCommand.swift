@@ -7,7 +7,7 @@ import BreezeProtocol
 struct SavedCommand: BreezectlCommand {
     static let help = CommandHelp(
         abstract: "List, add or remove saved cities.",
-        usage: "saved [list | add <id-or-query> | remove <id-or-name>]",
+        usage: "saved [list | add <id-or-query> | remove|rm <id-or-name>]",
         arity: 0...Int.max,
         arguments: [
             ("list", "The saved cities, with their ids (what saved alone does)."),
@@ -43,9 +43,10 @@ struct SavedCommand: BreezectlCommand {
             guard let city = CommandContext.words(positional.dropFirst()) else {
                 throw CLIError(.usage, "usage: breezectl \(Self.help.usage)")
             }
+            if positional[0] == "add" { _ = try CommandContext.cityArgument(city) }  // before connecting
             action = positional[0] == "add" ? .add(city) : .remove(city)
         case let other?:
-            throw CLIError(.usage, "saved takes list, add or remove, not \"\(other)\"")
+            throw CLIError(.usage, "saved takes list, add, remove or rm, not \"\(other)\"")
         }
     }
 
@@ -54,7 +55,7 @@ struct SavedCommand: BreezectlCommand {
         case .list:
             try context.request("saved", [("action", .string("list"))])
         case .add(let city):
-            try context.request("saved", [("action", .string("add")), CommandContext.cityArgument(city)])
+            try context.request("saved", [("action", .string("add")), try CommandContext.cityArgument(city)])
         case .remove(let city):
             let connection = try context.connect()
             let id: Int

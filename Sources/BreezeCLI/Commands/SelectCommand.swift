@@ -23,9 +23,10 @@ struct SelectCommand: BreezectlCommand {
 
     init(_ context: CommandContext) throws(CLIError) {
         city = CommandContext.words(context.arguments.positional) ?? ""
+        _ = try CommandContext.cityArgument(city)  // a usage error before connecting
     }
 
     func run(_ context: CommandContext) throws(CLIError) {
-        try context.request("select", [CommandContext.cityArgument(city)])
+        try context.request("select", [try CommandContext.cityArgument(city)])
     }
 }

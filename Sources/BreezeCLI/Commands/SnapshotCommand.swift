@@ -14,9 +14,11 @@ extension SnapshotCommand {
     }
 
     func run(_ context: CommandContext) throws(CLIError) {
+        let place = CommandContext.words(context.arguments.positional)
+        if let place { _ = try CommandContext.cityArgument(place) }  // a usage error before connecting
         let connection = try context.connect()
         let snapshot: [String: JSONValue]
-        if let place = CommandContext.words(context.arguments.positional) {
+        if let place {
             snapshot = try context.look(at: place, connection)
         } else {
             snapshot = try context.snapshot(connection)

@@ -35,18 +35,37 @@ enum WeatherView: DatasetView {
         }
         if !detail.isEmpty { lines.append("  " + detail.joined(separator: " · ")) }
         guard case .array(let days)? = message["daily"], !days.isEmpty else { return lines }
-        for day in days {
-            guard let date = day["date"]?.displayText else { continue }
-            let high = day["max_c"]?.numberValue.map { TerminalText.temperature($0, dashboard.unit) } ?? "?"
-            let low = day["min_c"]?.numberValue.map { TerminalText.temperature($0, dashboard.unit) } ?? "?"
-            var line = "  \(date)  \(day["emoji"]?.displayText ?? " ")  \(low) … \(high)"
-            if let chance = day["precipitation_probability"]?.numberValue {
-                line += dashboard.dim("  \(TerminalText.whole(chance))% rain")
-            }
-            if let condition = day["condition"]?.displayText { line += "  " + condition }
-            lines.append(line)
+        return lines + forecast(days, dashboard)
+    }
+
+    /// A line a day, in columns: "Mon 7 Dec  🌫️   2.8°C …  12.3°C   0% rain  Fog".
+    static func forecast(_ days: [JSONValue], _ dashboard: Dashboard) -> [String] {
+        func temperature(_ value: JSONValue?) -> String {
+            value?.numberValue.map { TerminalText.temperature($0, dashboard.unit) } ?? "?"
         }
-        return lines
+        typealias Row = (date: String, emoji: String, low: String, high: String, rain: String?, condition: String?)
+        let rows = days.compactMap { day -> Row? in
+            guard let date = day["date"]?.displayText else { return nil }
+            // A date breezed sent that is not one is shown as it came.
+            let name = CivilDate(iso8601: date[...])?.shortName ?? date
+            let rain = day["precipitation_probability"]?.numberValue.map { "\(TerminalText.whole($0))% rain" }
+            let emoji = day["emoji"]?.displayText ?? ""
+            let condition = day["condition"]?.displayText
+            return (name, emoji, temperature(day["min_c"]), temperature(day["max_c"]), rain, condition)
+        }
+        let dateWidth = rows.map(\.date.count).max() ?? 0
+        let lowWidth = rows.map(\.low.count).max() ?? 0
+        let highWidth = rows.map(\.high.count).max() ?? 0
+        let rainWidth = rows.compactMap(\.rain?.count).max() ?? 0
+        return rows.map { row in
+            // An emoji takes two columns; one missing is two spaces, so the columns after it stay in line.
+            let emoji = row.emoji.isEmpty ? "  " : row.emoji
+            var line = "  \(row.date.padded(toLength: dateWidth))  \(emoji)  "
+            line += row.low.leftPadded(toLength: lowWidth) + " … " + row.high.leftPadded(toLength: highWidth)
+            if rainWidth > 0 { line += "  " + dashboard.dim((row.rain ?? "").leftPadded(toLength: rainWidth)) }
+            if let condition = row.condition { line += "  " + condition }
+            return line
+        }
     }
 
     static var formatTokens: [String] { ["temp", "condition", "icon", "icon_name", "high", "low"] }
