@@ -6,7 +6,8 @@ import BreezeProtocol
 extension Dashboard {
     func location(_ message: JSONValue?, permission: JSONValue?) -> [String] {
         var lines: [String] = []
-        if let message, let name = message["name"]?.displayText {
+        // The name that tells the place from its namesakes ("Portland, Maine, United States"), where breezed sends it.
+        if let message, let name = (message["distinct_name"] ?? message["name"])?.displayText {
             lines.append(bold(name) + dim(" · \(Self.what(message) ?? "?")"))
             if let latitude = message["latitude"]?.numberValue, let longitude = message["longitude"]?.numberValue {
                 var detail = printfFormat("%.5f, %.5f", latitude, longitude)
@@ -46,7 +47,8 @@ extension Dashboard {
     /// The place of a look (`breezectl weather PLACE`): its name, where it is, and that breezed's own place has not
     /// changed.
     func lookedAt(_ place: JSONValue) -> [String] {
-        var lines = [bold(ReplyRenderer.listedName(place)) + dim(" · looked up; breezed's own place is unchanged")]
+        let name = place["distinct_name"]?.displayText ?? ReplyRenderer.listedName(place)
+        var lines = [bold(name) + dim(" · looked up; breezed's own place is unchanged")]
         if let latitude = place["latitude"]?.numberValue, let longitude = place["longitude"]?.numberValue {
             lines.append("  " + printfFormat("%.5f, %.5f", latitude, longitude))
         }

@@ -8,7 +8,8 @@ enum WatchLine {
         let time = timestamp()
         switch className {
         case "LOCATION":
-            return "\(time) LOCATION \(message["name"]?.displayText ?? "no place") (\(Dashboard.what(message) ?? "?"))"
+            let name = (message["distinct_name"] ?? message["name"])?.displayText ?? "no place"
+            return "\(time) LOCATION \(name) (\(Dashboard.what(message) ?? "?"))"
         case "PERMISSION":
             return
                 "\(time) PERMISSION \(message["state"]?.displayText ?? "?"): \(message["message"]?.displayText ?? "")"

@@ -127,7 +127,8 @@ extension Daemon {
             place: update.place,
             coordinate: position?.coordinate ?? (coarse ? centre.rounded(toDecimals: CoarseLocation.decimals) : centre),
             fix: position, source: update.source, standIn: update.standIn, permission: shown.permission,
-            precise: !coarse, preciseHint: hint ? shown.exactPositionsHint : nil)
+            precise: !coarse, preciseHint: hint ? shown.exactPositionsHint : nil,
+            distinctName: citySearch.distinctName(update.place))
     }
 
     /// LOCATION with no place: replaces a published one when nothing may or can be shown (location switched off

@@ -151,7 +151,8 @@ extension Daemon {
             }
         }
         let message = JSONValue.object([
-            ("class", .string("LOOK")), ("place", ProtocolMessage.place(place, distance: nil)),
+            ("class", .string("LOOK")),
+            ("place", ProtocolMessage.place(place, distance: nil, distinctName: citySearch.distinctName(place))),
             ("datasets", .array(objects)),
         ])
         return [ProtocolMessage.reply(message, id: request.id).encodedLine()]

@@ -44,7 +44,9 @@ final class ReadOnlyRequests: Sendable {
     func lookup(_ request: ProtocolRequest) -> [[UInt8]] {
         Self.lines(request) { () throws(ProtocolError) in
             let match = try lookupMatch(request)
-            return Self.line(ProtocolMessage.place(match.place, distance: match.distance), answering: request)
+            let place = ProtocolMessage.place(
+                match.place, distance: match.distance, distinctName: citySearch.distinctName(match.place))
+            return Self.line(place, answering: request)
         }
     }
 

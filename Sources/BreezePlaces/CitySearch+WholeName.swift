@@ -49,3 +49,30 @@ extension CitySearch {
         return CityMatch(place: place, index: best, matchedAlternateName: false, matchedName: nil)
     }
 }
+
+extension CitySearch {
+    /// Whether another place of its own bears `place`'s name, folded, in its country ("Portland" in the United
+    /// States): then its region is what tells them apart (`distinctName`).
+    public func hasNamesake(_ place: Place) -> Bool {
+        let name = SearchKey.foldedBytes(place.name)
+        guard !name.isEmpty else { return false }
+        // Whole-name keys sort first among the keys that start with the name.
+        for key in keyRange(prefix: name) {
+            guard keyLength(key) == name.count else { break }
+            let reference = reference(key)
+            let other = Int(reference)
+            guard reference & PlacesIndexFormat.alternateFlag == 0, other < index.count,
+                index.sectionCity(ofPlace: other) == nil, !index.isSectionWithoutCity(other),
+                let candidate = index.place(at: other), candidate.id != place.id,
+                candidate.countryCode == place.countryCode
+            else { continue }
+            return true
+        }
+        return false
+    }
+
+    /// "City, Country", or "City, Region, Country" where another place of that name is in the same country.
+    public func distinctName(_ place: Place) -> String {
+        hasNamesake(place) ? place.qualifiedName : place.displayName
+    }
+}

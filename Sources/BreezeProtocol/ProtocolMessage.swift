@@ -7,7 +7,7 @@ public enum ProtocolMessage {
     /// the `id` in every `ERROR` answering a request that had one, `wait` for `refresh`; 3: `mqtt` in the `VERSION`
     /// answering `version`, `online` for `search`).
     public static let protocolMajor = 1
-    public static let protocolMinor = 11
+    public static let protocolMinor = 12
 
     /// Sent on connect, and answering `version` with `extra` after the fixed members (`mqtt`: the broker link's
     /// state, when breezed publishes to one).
@@ -38,7 +38,7 @@ public enum ProtocolMessage {
     ///   - source: "gpsd", "geoclue" or "manual".
     public static func location(
         place: Place, coordinate: Coordinate, fix: CoarseLocation?, source: String, standIn: StandIn?,
-        permission: LocationPermission, precise: Bool, preciseHint: String? = nil
+        permission: LocationPermission, precise: Bool, preciseHint: String? = nil, distinctName: String? = nil
     ) -> JSONValue {
         /// A number, or null without one.
         func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
@@ -59,6 +59,8 @@ public enum ProtocolMessage {
             ("heading_deg", number(fix?.heading)), ("precise", .bool(precise)),
         ]
         if !precise, let preciseHint { members.append(("precise_hint", .string(preciseHint))) }
+        // Since proto_minor 12: the name with its region where another place of that name is in the country.
+        members.append(("distinct_name", .string(distinctName ?? place.displayName)))
         return .object(members)
     }
 
@@ -72,7 +74,9 @@ public enum ProtocolMessage {
 
     /// A place found by `lookup` or `search`, with its distance where there is a position to measure from, and the
     /// other name of the place a search matched, when not its own (`matched`).
-    public static func place(_ place: Place, distance: Double?, matched: String? = nil) -> JSONValue {
+    public static func place(
+        _ place: Place, distance: Double?, matched: String? = nil, distinctName: String? = nil
+    ) -> JSONValue {
         var members = placeMembers(place, className: "PLACE")
         members += [
             ("geoname_id", .number(Double(place.id))),
@@ -82,6 +86,8 @@ public enum ProtocolMessage {
         if let distance { members.append(("distance_m", .number(distance.rounded()))) }
         // Since proto_minor 10.
         if let matched { members.append(("matched", .string(matched))) }
+        // Since proto_minor 12, in the answers to `lookup` and `look`.
+        if let distinctName { members.append(("distinct_name", .string(distinctName))) }
         return .object(members)
     }
 

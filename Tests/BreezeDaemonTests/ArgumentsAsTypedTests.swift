@@ -68,6 +68,18 @@ struct ArgumentsAsTypedTests {
         let maine = try await breezectl(daemon, ["select", "portland,", "maine"])
         #expect(maine.status == 0, "\(maine.errors)")
         #expect(try await shownID(daemon) == Self.portlandMaine)
+        // Another Portland is in the United States: the region tells them apart wherever the place is shown; `name`
+        // keeps its meaning.
+        #expect(maine.output.hasPrefix("Portland, Maine, United States · selected"), "\(maine.output)")
+        let location = object(try await breezectl(daemon, ["--json", "where"]).output)
+        #expect(location["distinct_name"] as? String == "Portland, Maine, United States", "\(location)")
+        #expect(location["name"] as? String == "Portland, United States", "\(location)")
+        let watched = try await breezectl(daemon, ["watch", "--count", "2"])
+        #expect(watched.output.contains("LOCATION Portland, Maine, United States (selected)"), "\(watched.output)")
+        // One Bern in Switzerland: no region.
+        #expect(try await breezectl(daemon, ["select", "bern"]).output.hasPrefix("Bern, Switzerland · selected"))
+        let lookup = object(try await breezectl(daemon, ["--json", "lookup", "43.66", "-70.25"]).output)
+        #expect(lookup["distinct_name"] as? String == "Portland, Maine, United States", "\(lookup)")
         // Bathinda is bigger and its name starts with "bath"; Bath is the place of that very name.
         let bath = try await breezectl(daemon, ["select", "bath"])
         #expect(bath.status == 0, "\(bath.errors)")

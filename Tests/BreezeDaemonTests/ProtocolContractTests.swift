@@ -42,7 +42,7 @@ struct ProtocolContractTests {
                 ? client.reply(id: 101) : nil
             return (version, replies, limited, most)
         }
-        #expect(object(version ?? "")["proto_minor"] as? Int == 11, "\(version ?? "no VERSION")")
+        #expect(object(version ?? "")["proto_minor"] as? Int == 12, "\(version ?? "no VERSION")")
         #expect(replies.count == Self.badLines.count)
         for (index, (reply, request)) in zip(replies, Self.badLines).enumerated() {
             let message = object(reply ?? "")

@@ -186,7 +186,7 @@ import Testing
         let error = ProtocolMessage.error(ProtocolError(.notPermitted, "select needs the breeze group"), id: .string("a"))
         #expect(error.encoded() == #"{"class":"ERROR","code":"not-permitted","message":"select needs the breeze group","id":"a"}"#)
         let reply = ProtocolMessage.reply(ProtocolMessage.version(release: "0.1.0"), id: .number(3))
-        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":11,"id":3}"#)
+        #expect(reply.encoded() == #"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":12,"id":3}"#)
     }
 
     @Test func locationNamesItsPlaceByGeoNamesIdOrNull() throws {

@@ -14,7 +14,7 @@ import Testing
         let routes: [ProtocolRequest.Command: RequestRoute] = [
             .search: .daemon(.search), .select: .daemon(.select), .here: .daemon(.here), .saved: .daemon(.saved),
             .popular: .daemon(.popular), .location: .daemon(.location), .refresh: .daemon(.refresh),
-            .lookup: .daemon(.lookup), .status: .server(.status), .watch: .server(.watch),
+            .lookup: .daemon(.lookup), .look: .daemon(.look), .status: .server(.status), .watch: .server(.watch),
             .unwatch: .server(.unwatch), .version: .server(.version),
         ]
         for command in ProtocolRequest.Command.allCases {
