@@ -34,15 +34,7 @@ extension CitySearch {
         let name = SearchKey.foldedBytes(parts.first ?? "")
         let filters = parts.dropFirst().map { SearchKey.fold($0) }.filter { !$0.isEmpty }
         var best: Int?
-        // Whole-name keys sort first among the keys that start with the name.
-        for key in keyRange(prefix: name) {
-            guard keyLength(key) == name.count else { break }
-            let reference = reference(key)
-            let place = Int(reference)
-            guard reference & PlacesIndexFormat.alternateFlag == 0, place < index.count,
-                index.sectionCity(ofPlace: place) == nil, !index.isSectionWithoutCity(place),
-                filters.isEmpty || matches(place: place, filters: filters)
-            else { continue }
+        for place in placesOfTheirOwn(named: name) where filters.isEmpty || matches(place: place, filters: filters) {
             if best.map({ index.population(ofPlace: place) > index.population(ofPlace: $0) }) ?? true { best = place }
         }
         guard let best, let place = index.place(at: best) else { return search(query, limit: 1).first }
@@ -56,19 +48,27 @@ extension CitySearch {
     public func hasNamesake(_ place: Place) -> Bool {
         let name = SearchKey.foldedBytes(place.name)
         guard !name.isEmpty else { return false }
+        return placesOfTheirOwn(named: name).contains { other in
+            guard let candidate = index.place(at: other) else { return false }
+            return candidate.id != place.id && candidate.countryCode == place.countryCode
+        }
+    }
+
+    /// The places whose own name, folded, is `name` (not an alternate name's match, not a section of a city): what
+    /// `bestMatch` and `hasNamesake` choose from.
+    private func placesOfTheirOwn(named name: [UInt8]) -> [Int] {
+        var found: [Int] = []
         // Whole-name keys sort first among the keys that start with the name.
         for key in keyRange(prefix: name) {
             guard keyLength(key) == name.count else { break }
             let reference = reference(key)
-            let other = Int(reference)
-            guard reference & PlacesIndexFormat.alternateFlag == 0, other < index.count,
-                index.sectionCity(ofPlace: other) == nil, !index.isSectionWithoutCity(other),
-                let candidate = index.place(at: other), candidate.id != place.id,
-                candidate.countryCode == place.countryCode
+            let place = Int(reference)
+            guard reference & PlacesIndexFormat.alternateFlag == 0, place < index.count,
+                index.sectionCity(ofPlace: place) == nil, !index.isSectionWithoutCity(place)
             else { continue }
-            return true
+            found.append(place)
         }
-        return false
+        return found
     }
 
     /// "City, Country", or "City, Region, Country" where another place of that name is in the same country.
