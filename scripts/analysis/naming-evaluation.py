@@ -38,6 +38,13 @@ The labelled sets (truth comes from GeoNames' codes, not from the rule under tes
                   in). The headers give the location only roughly (some as "53N 27E", two with no coordinates), so the
                   positions are the logs' own fixes as Tests/BreezePlacesTests/GeoNamesIndexTests.swift lists them;
                   right when the city (where labelled) and the country match.
+  6. across:      towns across their extent beside a bigger place: coded places (not PPLX) of 20,000-300,000 people
+                  whose nearest place at least five times their population is 4-15 km away, told apart by an
+                  administrative code from every place at least five times bigger within 15 km; 1,000 drawn
+                  uniformly worldwide (seeded), one point each 1-3 km (uniform) from the centre at a uniform bearing.
+                  The truth is the town wherever the point is nearer to it than to any place at least as populous
+                  (other points are dropped and counted). Two figures: the share named after one of those bigger
+                  places (target at most 1%) and the share named after the town (target at least 85%).
 
 Usage: scripts/analysis/naming-evaluation.py [--swift .build/release/places-bench] [WORK_DIR]
 Needs pip access to PyPI (once), numpy and scipy. Takes a few minutes.
@@ -243,12 +250,38 @@ if os.path.exists(LABELS):
     assert listed == sorted((city.replace("İ", "I"), country) for _, _, city, country in LOGS), \
         "the test's positions and labels.tsv name different places"
 
+# Set 6: towns across their extent beside a bigger place (issue 39). Towns: coded places (not PPLX) of 20,000-300,000
+# people whose nearest place at least five times their population is 4-15 km away, and told apart by an
+# administrative code from every place at least five times bigger within 15 km. 1,000 of them drawn uniformly
+# (seeded), one point each 1-3 km (uniform) from the centre at a uniform bearing. The truth is the town where the
+# point is nearer to it than to any place at least as populous; points where such a place is nearer are dropped.
+towns = []
+for i in range(N):
+    if codes[i] in ("", "PPLX") or not 20000 <= pop[i] <= 300000:
+        continue
+    bigger = [j for j in everything.query_ball_point(X[i], chord(15)) if pop[j] >= 5 * pop[i]]
+    if bigger and min(km_between(i, j) for j in bigger) >= 4 and all(told_apart(i, j) for j in bigger):
+        towns.append(i)
+draw = random.Random(6)
+across, dropped = [], 0
+for i in sorted(draw.sample(towns, min(1000, len(towns)))):
+    point = destination(lat[i], lon[i], draw.uniform(1, 3), draw.uniform(0, 360))
+    q = unit(np.array([point[0]]), np.array([point[1]]))[0]
+    mine = np.linalg.norm(X[i] - q)
+    if any(pop[j] >= pop[i] and np.linalg.norm(X[j] - q) < mine
+           for j in everything.query_ball_point(q, mine) if j != i):
+        dropped += 1
+        continue
+    bigger = {j for j in everything.query_ball_point(X[i], chord(15)) if pop[j] >= 5 * pop[i]}
+    across.append((i, point, bigger))
+
 SETS = [("big cities (1-3 km from the 1,000 biggest)", big),
         (f"small places of their own (<20,000, within 1 km; {len(small)})", small),
         (f"  the same, with parts of a bigger municipality ({len(small_coded)})", small_coded),
         (f"independent neighbours ({len(independent)} of {len(municipalities)})", independent),
         (f"city sections (PPLX, within 300 m; {len(section_points)})", section_points)]
-everything_asked = [point for _, labelled in SETS for _, point in labelled] + [(a, b) for a, b, _, _ in LOGS]
+everything_asked = [point for _, labelled in SETS for _, point in labelled] + [(a, b) for a, b, _, _ in LOGS] \
+    + [point for _, point, _ in across]
 
 
 def answers_by_swift():
@@ -268,7 +301,7 @@ def figures(answers):
         at += len(labelled)
         out.append(sum(g == truth for g, (truth, _) in zip(got, labelled)) / len(labelled))
     wrong = []
-    for g, (_, _, city, country) in zip(answers[at:], LOGS):
+    for g, (_, _, city, country) in zip(answers[at:at + len(LOGS)], LOGS):
         if countries[g] != country or (city and names[g] != city):
             wrong.append(f"{city or country} named {names[g]}")
     return out, wrong
@@ -285,6 +318,13 @@ if swift:
     differ = sum(a != b for a, b in zip(new, swift_new))
     print(f"Swift rule vs this model of it: {differ} of {len(new)} points named differently")
     new = swift_new
+def across_figures(answers):
+    """Set 6's two figures: the share of points named after a bigger place, and the share named after the town."""
+    got = answers[-len(across):]
+    return (sum(g in bigger for g, (_, _, bigger) in zip(got, across)) / len(across),
+            sum(g == town for g, (town, _, _) in zip(got, across)) / len(across))
+
+
 old_figures, old_wrong = figures(old)
 new_figures, new_wrong = figures(new)
 print(f"places {N}; coded {sum(a is not None for a in admin)}; sections: old {old_flags.sum()}, new {new_flags.sum()}"
@@ -293,6 +333,10 @@ print(f"{'set':58} {'old':>7} {'new':>7}")
 for (label, _), a, b in zip(SETS, old_figures, new_figures):
     print(f"{label:58} {a:7.1%} {b:7.1%}")
 print(f"{'receiver logs (20)':58} {20 - len(old_wrong):4}/20 {20 - len(new_wrong):4}/20")
+(old_bigger, old_town), (new_bigger, new_town) = across_figures(old), across_figures(new)
+print(f"towns across their extent (1-3 km; {len(across)} of {len(towns)}, {dropped} dropped as nearer a bigger place)")
+print(f"{'  named after the bigger place (target <= 1%)':58} {old_bigger:7.1%} {new_bigger:7.1%}")
+print(f"{'  named after the town (target >= 85%)':58} {old_town:7.1%} {new_town:7.1%}")
 for label, wrong in (("old", old_wrong), ("new", new_wrong)):
     if wrong:
         print(f"  {label}: {'; '.join(wrong)}")
