@@ -255,16 +255,16 @@ if os.path.exists(LABELS):
 # administrative code from every place at least five times bigger within 15 km. 1,000 of them drawn uniformly
 # (seeded), one point each 1-3 km (uniform) from the centre at a uniform bearing. The truth is the town where the
 # point is nearer to it than to any place at least as populous; points where such a place is nearer are dropped.
-towns = []
+towns = {}  # town: the places at least five times bigger within 15 km
 for i in range(N):
     if codes[i] in ("", "PPLX") or not 20000 <= pop[i] <= 300000:
         continue
     bigger = [j for j in everything.query_ball_point(X[i], chord(15)) if pop[j] >= 5 * pop[i]]
     if bigger and min(km_between(i, j) for j in bigger) >= 4 and all(told_apart(i, j) for j in bigger):
-        towns.append(i)
+        towns[i] = set(bigger)
 draw = random.Random(6)
 across, dropped = [], 0
-for i in sorted(draw.sample(towns, min(1000, len(towns)))):
+for i in sorted(draw.sample(sorted(towns), min(1000, len(towns)))):
     point = destination(lat[i], lon[i], draw.uniform(1, 3), draw.uniform(0, 360))
     q = unit(np.array([point[0]]), np.array([point[1]]))[0]
     mine = np.linalg.norm(X[i] - q)
@@ -272,8 +272,7 @@ for i in sorted(draw.sample(towns, min(1000, len(towns)))):
            for j in everything.query_ball_point(q, mine) if j != i):
         dropped += 1
         continue
-    bigger = {j for j in everything.query_ball_point(X[i], chord(15)) if pop[j] >= 5 * pop[i]}
-    across.append((i, point, bigger))
+    across.append((i, point, towns[i]))
 
 SETS = [("big cities (1-3 km from the 1,000 biggest)", big),
         (f"small places of their own (<20,000, within 1 km; {len(small)})", small),
