@@ -250,11 +250,7 @@ if os.path.exists(LABELS):
     assert listed == sorted((city.replace("İ", "I"), country) for _, _, city, country in LOGS), \
         "the test's positions and labels.tsv name different places"
 
-# Set 6: towns across their extent beside a bigger place (issue 39). Towns: coded places (not PPLX) of 20,000-300,000
-# people whose nearest place at least five times their population is 4-15 km away, and told apart by an
-# administrative code from every place at least five times bigger within 15 km. 1,000 of them drawn uniformly
-# (seeded), one point each 1-3 km (uniform) from the centre at a uniform bearing. The truth is the town where the
-# point is nearer to it than to any place at least as populous; points where such a place is nearer are dropped.
+# Set 6 (the header says how it is drawn).
 towns = {}  # town: the places at least five times bigger within 15 km
 for i in range(N):
     if codes[i] in ("", "PPLX") or not 20000 <= pop[i] <= 300000:
@@ -306,6 +302,13 @@ def figures(answers):
     return out, wrong
 
 
+def across_figures(answers):
+    """Set 6's two figures: the share of points named after a bigger place, and the share named after the town."""
+    got = answers[-len(across):]
+    return (sum(g in bigger for g, (_, _, bigger) in zip(got, across)) / len(across),
+            sum(g == town for g, (town, _, _) in zip(got, across)) / len(across))
+
+
 old_flags, new_flags = sections(False), sections(True)
 new_cities = section_cities(new_flags)
 name_old = namer(old_flags)
@@ -317,12 +320,6 @@ if swift:
     differ = sum(a != b for a, b in zip(new, swift_new))
     print(f"Swift rule vs this model of it: {differ} of {len(new)} points named differently")
     new = swift_new
-def across_figures(answers):
-    """Set 6's two figures: the share of points named after a bigger place, and the share named after the town."""
-    got = answers[-len(across):]
-    return (sum(g in bigger for g, (_, _, bigger) in zip(got, across)) / len(across),
-            sum(g == town for g, (town, _, _) in zip(got, across)) / len(across))
-
 
 old_figures, old_wrong = figures(old)
 new_figures, new_wrong = figures(new)
@@ -333,7 +330,7 @@ for (label, _), a, b in zip(SETS, old_figures, new_figures):
     print(f"{label:58} {a:7.1%} {b:7.1%}")
 print(f"{'receiver logs (20)':58} {20 - len(old_wrong):4}/20 {20 - len(new_wrong):4}/20")
 (old_bigger, old_town), (new_bigger, new_town) = across_figures(old), across_figures(new)
-print(f"towns across their extent (1-3 km; {len(across)} of {len(towns)}, {dropped} dropped as nearer a bigger place)")
+print(f"towns across their extent (1-3 km; {len(across)} of {len(towns)}, {dropped} dropped as nearer a place at least as big)")
 print(f"{'  named after the bigger place (target <= 1%)':58} {old_bigger:7.1%} {new_bigger:7.1%}")
 print(f"{'  named after the town (target >= 85%)':58} {old_town:7.1%} {new_town:7.1%}")
 for label, wrong in (("old", old_wrong), ("new", new_wrong)):
