@@ -52,6 +52,12 @@ The labelled sets (truth comes from GeoNames' codes, not from the rule under tes
                   and the script says how many there are (they cap the share any rule naming them after the
                   neighbour can name after the town).
 
+  7. across, US/CA: set 6 drawn the same way (seed 7) in the United States and Canada, where GeoNames has no
+                  municipality codes: the towns and the places that tell them apart are the places that
+                  data/municipalities-us-ca.tsv lists as municipalities (by name within the state or province;
+                  the Census Bureau's incorporated places and county subdivisions, Statistics Canada's census
+                  subdivisions less reserves and unorganized areas), each bigger place a different one.
+
 A third rule, "extent" (modelled here only; the proposal of issue 39), is printed beside the two:
   - a place of its own owns a core as large as its extent, max(1 km, 3 km · (P / 20,000)^0.4), instead of
     max(1 km, 0.01 km · sqrt(P)); a section keeps today's core. The exponent is the one fitted on 102,440 coded
@@ -67,6 +73,8 @@ A third rule, "extent" (modelled here only; the proposal of issue 39), is printe
     today's gives way to a bigger place whose core holds the point and that no code tells apart from it (so
     Lakewood's larger core does not take Long Beach's ground);
   - reach and nearest as before.
+The fourth column, "+data", is the extent rule with the United States and Canada lists as codes too: two listed
+municipalities are told apart, and a listed one counts as having municipality codes.
 
 Usage: [EXTENT_GRID=1] scripts/analysis/naming-evaluation.py [--swift .build/release/places-bench] [WORK_DIR]
 Needs pip access to PyPI (once), numpy and scipy. Takes a few minutes.
@@ -219,8 +227,10 @@ def has_municipality_codes(i):
     return admin[i] is not None and bool(admin[i][3] or admin[i][4])
 
 
-def extent_namer(section_flags, cities, extent_at_20k=3.0, exponent=0.4, size_weight=0.1):
-    """The extent rule proposed for issue 39 (the header says what it changes); sections as in the new rule."""
+def extent_namer(section_flags, cities, extent_at_20k=3.0, exponent=0.4, size_weight=0.1, told_apart=told_apart,
+                 has_municipality_codes=has_municipality_codes):
+    """The extent rule proposed for issue 39 (the header says what it changes); sections as in the new rule. The
+    last two arguments are how it tells places apart and which places have municipality codes."""
     candidates = np.where(~section_flags | (cities >= 0))[0]
     is_section = section_flags[candidates]
     stands_for = np.where(is_section, cities[candidates], candidates)
@@ -317,25 +327,58 @@ if os.path.exists(LABELS):
     assert listed == sorted((city.replace("İ", "I"), country) for _, _, city, country in LOGS), \
         "the test's positions and labels.tsv name different places"
 
-# Set 6 (the header says how it is drawn).
-towns = {}  # town: the places at least five times bigger within 15 km
-for i in range(N):
-    if codes[i] in ("", "PPLX") or not 20000 <= pop[i] <= 300000:
-        continue
-    bigger = [j for j in everything.query_ball_point(X[i], chord(15)) if pop[j] >= 5 * pop[i]]
-    if bigger and min(km_between(i, j) for j in bigger) >= 4 and all(told_apart(i, j) for j in bigger):
-        towns[i] = set(bigger)
-draw = random.Random(6)
-across, dropped = [], 0
-for i in sorted(draw.sample(sorted(towns), min(1000, len(towns)))):
-    point = destination(lat[i], lon[i], draw.uniform(1, 3), draw.uniform(0, 360))
-    q = unit(np.array([point[0]]), np.array([point[1]]))[0]
-    mine = np.linalg.norm(X[i] - q)
-    if any(pop[j] >= pop[i] and np.linalg.norm(X[j] - q) < mine
-           for j in everything.query_ball_point(q, mine) if j != i):
-        dropped += 1
-        continue
-    across.append((i, point, towns[i]))
+
+
+def towns_across(is_town, told_apart_from, seed):
+    """Sets 6 and 7 (the header says how they are drawn): towns of 20,000-300,000 people whose nearest place at
+    least five times bigger is 4-15 km away and told apart from every such place within 15 km; a point each 1-3 km
+    out; points nearer to a place at least as populous are dropped and counted."""
+    towns = {}  # town: the places at least five times bigger within 15 km
+    for i in range(N):
+        if not is_town(i) or not 20000 <= pop[i] <= 300000:
+            continue
+        bigger = [j for j in everything.query_ball_point(X[i], chord(15)) if pop[j] >= 5 * pop[i]]
+        if bigger and min(km_between(i, j) for j in bigger) >= 4 and all(told_apart_from(i, j) for j in bigger):
+            towns[i] = set(bigger)
+    draw = random.Random(seed)
+    points, dropped = [], 0
+    for i in sorted(draw.sample(sorted(towns), min(1000, len(towns)))):
+        point = destination(lat[i], lon[i], draw.uniform(1, 3), draw.uniform(0, 360))
+        q = unit(np.array([point[0]]), np.array([point[1]]))[0]
+        mine = np.linalg.norm(X[i] - q)
+        if any(pop[j] >= pop[i] and np.linalg.norm(X[j] - q) < mine
+               for j in everything.query_ball_point(q, mine) if j != i):
+            dropped += 1
+            continue
+        points.append((i, point, towns[i]))
+    return towns, points, dropped
+
+
+towns, across, dropped = towns_across(lambda i: codes[i] not in ("", "PPLX"), told_apart, 6)
+
+# Set 7: the United States and Canada, where GeoNames has no municipality codes; the truth of which places are
+# municipalities of their own comes from data/municipalities-us-ca.tsv (the census lists, by name within a state or
+# province). Kinds that are not municipalities (Canadian reserves, unorganized areas, settlements) do not count.
+NOT_MUNICIPAL = {"IRI", "RDA", "NO", "SNO", "LOT", "S-É", "SÉ", "SET", "TI", "TC", "TK", "TL", "NL", "IGD", "IM",
+                 "SA", "SG", "RCR"}
+
+
+def plain(name):
+    name = name.casefold().replace("-", " ").replace("’", "'")
+    return re.sub(r"^(st|ste)\.? ", lambda m: "saint " if m.group(1) == "st" else "sainte ", name)
+
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "municipalities-us-ca.tsv"),
+          encoding="utf-8") as listing:
+    MUNICIPAL_NAMES = {(country, admin1, plain(name)) for country, admin1, name, kind
+                       in (line.rstrip("\n").split("\t") for line in listing if not line.startswith("#"))
+                       if kind not in NOT_MUNICIPAL}
+admin1_of = [p.get("admin1code", "") for p in places]
+municipality_key = [(countries[i], admin1_of[i], plain(names[i])) if countries[i] in ("US", "CA")
+                    and (countries[i], admin1_of[i], plain(names[i])) in MUNICIPAL_NAMES else None for i in range(N)]
+towns_us_ca, across_us_ca, dropped_us_ca = towns_across(
+    lambda i: municipality_key[i] is not None and codes[i] != "PPLX",
+    lambda i, j: municipality_key[j] is not None and municipality_key[j] != municipality_key[i], 7)
 
 SETS = [("big cities (1-3 km from the 1,000 biggest)", big),
         (f"small places of their own (<20,000, within 1 km; {len(small)})", small),
@@ -343,7 +386,7 @@ SETS = [("big cities (1-3 km from the 1,000 biggest)", big),
         (f"independent neighbours ({len(independent)} of {len(municipalities)})", independent),
         (f"city sections (PPLX, within 300 m; {len(section_points)})", section_points)]
 everything_asked = [point for _, labelled in SETS for _, point in labelled] + [(a, b) for a, b, _, _ in LOGS] \
-    + [point for _, point, _ in across]
+    + [point for _, point, _ in across] + [point for _, point, _ in across_us_ca]
 
 
 def answers_by_swift():
@@ -369,11 +412,14 @@ def figures(answers):
     return out, wrong
 
 
-def across_figures(answers, kept=None):
-    """Set 6's two figures: the share of points named after a bigger place, and the share named after the town;
-    with `kept` (a flag per point), over the kept points alone."""
-    rows = [(g, town, bigger) for g, (town, _, bigger), keep in zip(answers[-len(across):], across, kept or
-                                                                     [True] * len(across)) if keep]
+def across_figures(answers, kept=None, us_ca=False):
+    """Set 6's two figures (set 7's with `us_ca`): the share of points named after a bigger place, and the share
+    named after the town; with `kept` (a flag per point), over the kept points alone."""
+    labelled = across_us_ca if us_ca else across
+    start = len(everything_asked) - len(across_us_ca) - (0 if us_ca else len(across))
+    got = answers[start:start + len(labelled)]
+    rows = [(g, town, bigger) for g, (town, _, bigger), keep in zip(got, labelled, kept or [True] * len(labelled))
+            if keep]
     return sum(g in bigger for g, _, bigger in rows) / len(rows), sum(g == town for g, town, _ in rows) / len(rows)
 
 
@@ -385,6 +431,18 @@ name_new = namer(new_flags, new_cities)
 new = [name_new(*point) for point in everything_asked]
 name_extent = extent_namer(new_flags, new_cities)
 extent = [name_extent(*point) for point in everything_asked]
+
+
+def told_apart_with_data(a, b):
+    """As told_apart, and also when the United States and Canada lists name both as different municipalities."""
+    keys = municipality_key[a], municipality_key[b]
+    return (None not in keys and keys[0] != keys[1]) or told_apart(a, b)
+
+
+name_with_data = extent_namer(new_flags, new_cities, told_apart=told_apart_with_data,
+                              has_municipality_codes=lambda i: municipality_key[i] is not None
+                              or has_municipality_codes(i))
+with_data = [name_with_data(*point) for point in everything_asked]
 if swift:
     swift_new = answers_by_swift()
     differ = sum(a != b for a, b in zip(new, swift_new))
@@ -403,7 +461,7 @@ for town, point, _ in across:
                                   and np.linalg.norm(X[j] - q) < mine for j in everything.query_ball_point(q, mine)))
 in_the_town = [not beside for beside in beside_a_neighbour]
 
-RULES = [("old", old), ("new", new), ("extent", extent)]
+RULES = [("old", old), ("new", new), ("extent", extent), ("+data", with_data)]
 results = [(label, *figures(answers)) for label, answers in RULES]
 print(f"places {N}; coded {sum(a is not None for a in admin)}; sections: old {old_flags.sum()}, new {new_flags.sum()}"
       f" ({(new_flags & (new_cities < 0)).sum()} without a city)")
@@ -422,6 +480,11 @@ for title, kept in (("", None), (f"  the {sum(in_the_town)} points not nearer a 
     print(f"{'  named after the town (target >= 85%)':58} " + " ".join(f"{t:7.1%}" for _, t in shares))
 print(f"  {sum(beside_a_neighbour)} of the {len(across)} points lie nearer a smaller neighbouring municipality than "
       f"the town: a rule that names them after it names at most {sum(in_the_town) / len(across):.1%} after the town")
+print(f"towns across their extent in the United States and Canada (1-3 km; {len(across_us_ca)} of "
+      f"{len(towns_us_ca)}, {dropped_us_ca} dropped as nearer a place at least as big)")
+shares = [across_figures(answers, us_ca=True) for _, answers in RULES]
+print(f"{'  named after the bigger place':58} " + " ".join(f"{b:7.1%}" for b, _ in shares))
+print(f"{'  named after the town':58} " + " ".join(f"{t:7.1%}" for _, t in shares))
 for label, _, wrong in results:
     if wrong:
         print(f"  {label}: {'; '.join(wrong)}")
